@@ -1,0 +1,146 @@
+"""Options and helpers shared by every command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from chunkscope.errors import ChunkscopeError
+from chunkscope.configspec import make_config
+from chunkscope.evaluate import Evaluator
+from chunkscope.loaders import Dataset, load_dataset
+from chunkscope.report import write_atomic
+from chunkscope.results import Config, ConfigResult
+
+EXIT_OK = 0
+EXIT_GATE = 1
+EXIT_INPUT = 2
+
+DEFAULT_CHUNKERS = ("fixed:size=200", "fixed:size=200,overlap=40", "paragraph")
+"""Evaluated when ``--chunker`` is not given: a cut-prone window, its overlapping twin, paragraphs."""
+
+
+def report_error(exc: Exception) -> int:
+    """Print a one-line error to stderr and return the input-error exit code."""
+    print(f"chunkscope: error: {exc}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """--corpus/--questions or --squad; the bundled sample when none is given."""
+    group = parser.add_argument_group("input (default: the bundled sample data)")
+    group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory of .md/.txt files")
+    group.add_argument("--questions", metavar="PATH", help="questions JSONL with gold evidence")
+    group.add_argument("--squad", metavar="PATH", help="SQuAD v1.1/v2 JSON (JSQuAD included) instead")
+    group.add_argument(
+        "--squad-answers",
+        choices=("first", "any"),
+        default="first",
+        help="gold is the first answer (default) or any answer",
+    )
+
+
+def add_config_options(parser: argparse.ArgumentParser, many_chunkers: bool = True) -> None:
+    """Chunker, retriever and delivery options."""
+    group = parser.add_argument_group("configuration")
+    if many_chunkers:
+        group.add_argument(
+            "--chunker",
+            action="append",
+            metavar="SPEC",
+            help="chunker spec, e.g. fixed:size=400,overlap=80 (repeat for several configurations; "
+            f"default: {' and '.join(DEFAULT_CHUNKERS)})",
+        )
+    else:
+        group.add_argument("--chunker", metavar="SPEC", default=DEFAULT_CHUNKERS[0], help="chunker spec")
+    group.add_argument("--retriever", metavar="SPEC", default="bm25", help="retriever spec (default: bm25)")
+    add_delivery_options(group)
+
+
+def add_delivery_options(group: Any) -> None:
+    """--top-k, --budget, --overflow."""
+    group.add_argument("--top-k", type=positive_int, default=5, metavar="K", help="chunks delivered (default 5)")
+    group.add_argument("--budget", type=non_negative_int, metavar="CHARS", help="context budget in characters")
+    group.add_argument(
+        "--overflow",
+        choices=("stop", "skip", "truncate"),
+        default="stop",
+        help="first chunk that does not fit: stop delivery (default), skip it, or truncate it",
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """--json/--csv/--markdown report files."""
+    group = parser.add_argument_group("reports (written atomically)")
+    group.add_argument("--json", metavar="PATH", help="JSON report ('-' for stdout)")
+    group.add_argument("--csv", metavar="PATH", help="CSV report, one row per configuration and question")
+    group.add_argument("--markdown", metavar="PATH", help="Markdown report")
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """argparse type: an integer >= 0."""
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
+    return value
+
+
+def load_from_args(args: argparse.Namespace) -> Dataset:
+    """Load the dataset the options name."""
+    return load_dataset(args.corpus, args.questions, args.squad, args.squad_answers)
+
+
+def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None = None) -> list[Config]:
+    """One Config per chunker spec, sharing the retriever and delivery options."""
+    specs = chunkers if chunkers is not None else (args.chunker or list(DEFAULT_CHUNKERS))
+    return [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+
+
+def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:
+    """Evaluate configurations, with a progress bar on stderr when it is a terminal."""
+    evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
+    if not sys.stderr.isatty() or len(dataset.questions.questions) < 2000:
+        return [evaluator.evaluate(config) for config in configs]
+    from rich.console import Console
+    from rich.progress import Progress
+
+    results = []
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("evaluating", total=len(configs))
+        for config in configs:
+            progress.update(task, description=config.label)
+            results.append(evaluator.evaluate(config))
+            progress.advance(task)
+    return results
+
+
+def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]]) -> None:
+    """Render and write each requested report; '-' means stdout."""
+    for option, render in outputs.items():
+        path = getattr(args, option, None)
+        if not path:
+            continue
+        content = render()
+        if path == "-":
+            sys.stdout.write(content)
+            continue
+        try:
+            write_atomic(path, content)
+        except OSError as exc:
+            raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
+        print(f"wrote {path}", file=sys.stderr)
+
+
+def stdout_is_data(args: argparse.Namespace) -> bool:
+    """True when a report goes to stdout, so tables must go to stderr."""
+    return any(getattr(args, option, None) == "-" for option in ("json", "csv", "markdown"))

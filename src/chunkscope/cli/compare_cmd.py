@@ -1,0 +1,19 @@
+"""``chunkscope compare``: paired comparison of two configurations."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+NAME = "compare"
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(NAME, help="compare two configurations question by question")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Not built yet."""
+    raise NotImplementedError

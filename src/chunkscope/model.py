@@ -1,0 +1,152 @@
+"""The data model: small frozen values shared by every part of chunkscope.
+
+All offsets are Python ``str`` indices into ``Document.text``, half-open
+(``start`` inclusive, ``end`` exclusive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open character range of one document."""
+
+    doc: str
+    """Id of the document the span lies in."""
+    start: int
+    """First character (inclusive)."""
+    end: int
+    """One past the last character (exclusive)."""
+
+    @property
+    def length(self) -> int:
+        """Number of characters covered."""
+        return self.end - self.start
+
+    def within(self, doc: str, start: int, end: int) -> bool:
+        """True when this span lies wholly inside ``doc[start:end]``."""
+        return self.doc == doc and start <= self.start and self.end <= end
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One document of the corpus."""
+
+    id: str
+    """Unique id (a path relative to the corpus directory, or the JSONL ``id``)."""
+    text: str
+    """The full text; every offset in chunkscope indexes this string."""
+    title: str | None = None
+    """Optional display title."""
+    paragraphs: tuple[tuple[int, int], ...] | None = None
+    """Paragraph spans recorded by the loader (e.g. SQuAD paragraphs), if any."""
+    metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False, hash=False)
+    """Free-form metadata carried from the input."""
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    """One required piece of evidence: any one of its alternatives satisfies it."""
+
+    alternatives: tuple[Span, ...]
+    """Spans that each count as this piece of evidence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question with its gold evidence."""
+
+    id: str
+    """Unique id."""
+    query: str
+    """The query text given to the retriever."""
+    evidence: tuple[EvidenceItem, ...]
+    """Required evidence: every item must be found for the question to be answerable."""
+    tags: tuple[str, ...] = ()
+    """Groups the question belongs to (for per-group breakdowns)."""
+
+    @property
+    def gold_spans(self) -> tuple[Span, ...]:
+        """Every alternative span of every item, in order."""
+        return tuple(span for item in self.evidence for span in item.alternatives)
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """The documents, in load order, with lookup by id."""
+
+    documents: tuple[Document, ...]
+    """Documents in the order they were loaded."""
+    by_id: Mapping[str, Document] = field(default_factory=lambda: _EMPTY, compare=False, hash=False)
+    """Lookup from id to document (built automatically)."""
+
+    def __post_init__(self) -> None:
+        if not self.by_id:
+            object.__setattr__(self, "by_id", MappingProxyType({d.id: d for d in self.documents}))
+
+    @property
+    def total_chars(self) -> int:
+        """Characters over all documents."""
+        return sum(len(d.text) for d in self.documents)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A retrieval unit cut from one document.
+
+    Invariant: ``corpus.by_id[doc].text[start:end] == text``.
+    """
+
+    id: str
+    """Id unique within one chunking (``doc#index`` for built-in chunkers)."""
+    doc: str
+    """Id of the source document."""
+    start: int
+    """First character of the body (inclusive)."""
+    end: int
+    """One past the last character of the body (exclusive)."""
+    text: str
+    """The body: exactly ``document.text[start:end]``."""
+    prefix: str = ""
+    """Text indexed and delivered before the body but not part of its span
+    (a repeated table header, or the section path)."""
+    section: str | None = None
+    """Section path such as ``Refund policy > Fees``, when known."""
+
+    @property
+    def length(self) -> int:
+        """Characters of the body."""
+        return self.end - self.start
+
+    @property
+    def indexed_text(self) -> str:
+        """What a retriever sees: prefix followed by body."""
+        return self.prefix + self.text if self.prefix else self.text
+
+    @property
+    def sent_length(self) -> int:
+        """Characters this chunk costs in a context budget (prefix + body)."""
+        return len(self.prefix) + self.end - self.start
+
+    def contains(self, span: Span) -> bool:
+        """True when ``span`` lies wholly inside this chunk's body."""
+        return span.doc == self.doc and self.start <= span.start and span.end <= self.end
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionSet:
+    """Questions loaded from one source, plus what was excluded and why."""
+
+    questions: tuple[Question, ...]
+    """The questions to evaluate."""
+    excluded: int = 0
+    """Questions dropped at load time (gold in a removed prefix, unanswerable)."""
+    excluded_reasons: Mapping[str, int] = field(default_factory=lambda: _EMPTY, compare=False, hash=False)
+    """Count of excluded questions per reason."""

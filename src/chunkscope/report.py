@@ -1,0 +1,271 @@
+"""Reports: evaluation results as JSON, CSV and Markdown, written atomically."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from chunkscope import __version__
+from chunkscope.loaders import Dataset
+from chunkscope.results import RANKING_DEPTH, ConfigResult, QuestionResult, Summary
+
+METRIC_POLICY: Mapping[str, Any] = {
+    "ranking_depth": RANKING_DEPTH,
+    "tie_break": "score descending, then document id, then chunk start",
+    "zero_scores": "units scoring 0 or less are not retrieved",
+    "relevance": (
+        "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
+        "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
+    ),
+    "cutoffs": {"recall": [5, 20], "mrr": 10, "ndcg": 10},
+}
+"""What every number means; two reports are comparable only when their policies agree."""
+
+SUMMARY_FIELDS = (
+    "questions",
+    "index_chunks",
+    "indexed_chars",
+    "evidence_exists",
+    "lost",
+    "doc_hits",
+    "complete",
+    "recall_at_5",
+    "recall_at_20",
+    "mrr_at_10",
+    "ndcg_at_10",
+    "rank_buckets",
+    "sent_chars",
+    "duplicate_chars",
+)
+
+
+def summary_dict(summary: Summary) -> dict[str, Any]:
+    """The summary as plain JSON values."""
+    values = {name: getattr(summary, name) for name in SUMMARY_FIELDS}
+    values["rank_buckets"] = dict(summary.rank_buckets)
+    return values
+
+
+def question_dict(result: QuestionResult) -> dict[str, Any]:
+    """One question's result as plain JSON values."""
+    return {
+        "id": result.question_id,
+        "evidence_exists": result.evidence_exists,
+        "first_correct_rank": result.first_correct_rank,
+        "bucket": result.bucket,
+        "doc_hit": result.doc_hit,
+        "complete": result.complete,
+        "covered": list(result.covered),
+        "sent_chars": result.sent_chars,
+        "duplicate_chars": result.duplicate_chars,
+        "ranked": [_ranked_dict(hit) for hit in result.ranked],
+        "delivered": [
+            {"rank": d.rank, "doc": d.chunk.doc, "start": d.start, "end": d.end, "duplicate_chars": d.duplicate_chars}
+            for d in result.delivered
+        ],
+        "delivery_stop": result.delivery_stop,
+        "cuts": [
+            {
+                "doc": cut.span.doc,
+                "start": cut.span.start,
+                "end": cut.span.end,
+                "boundaries": list(cut.boundaries),
+                "pieces": list(cut.pieces),
+            }
+            for cut in result.cuts
+        ],
+    }
+
+
+def _ranked_dict(hit: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "rank": hit.rank,
+        "id": hit.chunk.id,
+        "doc": hit.chunk.doc,
+        "start": hit.chunk.start,
+        "end": hit.chunk.end,
+        "score": hit.score,
+    }
+    if hit.chunk.section:
+        entry["section"] = hit.chunk.section
+    if hit.chunk.prefix:
+        entry["prefix"] = hit.chunk.prefix
+    if hit.delivers is not None:
+        entry["parent"] = {"id": hit.delivers.id, "start": hit.delivers.start, "end": hit.delivers.end}
+    if hit.parts:
+        entry["parts"] = dict(hit.parts)
+    return entry
+
+
+def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, Any]:
+    """One configuration's result as plain JSON values."""
+    config = result.config
+    entry: dict[str, Any] = {
+        "chunker": config.chunker,
+        "retriever": config.retriever,
+        "top_k": config.top_k,
+        "budget": config.budget,
+        "overflow": config.overflow,
+        "summary": summary_dict(result.summary),
+    }
+    if with_questions:
+        entry["questions"] = [question_dict(q) for q in result.questions]
+    return entry
+
+
+def provenance(dataset: Dataset) -> dict[str, Any]:
+    """Version, inputs with their SHA-256, and the metric policy."""
+    return {
+        "chunkscope_version": __version__,
+        "inputs": [{"path": s.path, "sha256": s.sha256} for s in dataset.sources],
+        "policy": dict(METRIC_POLICY),
+    }
+
+
+def eval_report(dataset: Dataset, results: Sequence[ConfigResult]) -> dict[str, Any]:
+    """The full ``chunkscope eval`` JSON report."""
+    return {
+        **provenance(dataset),
+        "configs": [config_dict(r) for r in results],
+        "excluded_questions": dataset.questions.excluded,
+        "excluded_reasons": dict(dataset.questions.excluded_reasons),
+    }
+
+
+def to_json(report: Mapping[str, Any]) -> str:
+    """Compact JSON, UTF-8 not ASCII-escaped (``indent`` would bypass the C encoder: 10x slower)."""
+    return json.dumps(report, ensure_ascii=False) + "\n"
+
+
+CSV_COLUMNS = (
+    "chunker",
+    "retriever",
+    "top_k",
+    "budget",
+    "overflow",
+    "question",
+    "evidence_exists",
+    "first_correct_rank",
+    "bucket",
+    "doc_hit",
+    "complete",
+    "covered",
+    "sent_chars",
+    "duplicate_chars",
+    "cuts",
+    "top_ranked",
+)
+
+
+def to_csv(results: Sequence[ConfigResult]) -> str:
+    """One row per (configuration, question)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for result in results:
+        c = result.config
+        for q in result.questions:
+            writer.writerow(
+                [
+                    c.chunker,
+                    c.retriever,
+                    c.top_k,
+                    "" if c.budget is None else c.budget,
+                    c.overflow,
+                    q.question_id,
+                    int(q.evidence_exists),
+                    "" if q.first_correct_rank is None else q.first_correct_rank,
+                    q.bucket,
+                    int(q.doc_hit),
+                    int(q.complete),
+                    "".join("1" if x else "0" for x in q.covered),
+                    q.sent_chars,
+                    q.duplicate_chars,
+                    ";".join(
+                        f"{cut.span.doc}:{cut.span.start}-{cut.span.end}@{'/'.join(map(str, cut.boundaries))}"
+                        for cut in q.cuts
+                    ),
+                    ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
+                ]
+            )
+    return buffer.getvalue()
+
+
+def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
+    """Summary table plus, per configuration, the questions that failed and why."""
+    lines = [f"# chunkscope report: {dataset.name}", ""]
+    lines += [
+        f"chunkscope {__version__}; inputs: "
+        + ", ".join(f"`{s.path}` (sha256 {s.sha256[:12]})" for s in dataset.sources),
+        "",
+    ]
+    lines += markdown_summary_table(results)
+    if dataset.questions.excluded:
+        lines += [
+            "",
+            f"Excluded at load: {dataset.questions.excluded} questions "
+            f"({', '.join(f'{k}: {v}' for k, v in dataset.questions.excluded_reasons.items())}).",
+        ]
+    for result in results:
+        failing = [q for q in result.questions if q.lost or not q.complete]
+        lines += [
+            "",
+            f"## {result.config.label} (top-{result.config.top_k}, budget "
+            f"{result.config.budget or 'none'}, {result.config.overflow})",
+            "",
+        ]
+        if not failing:
+            lines.append("Every question complete.")
+            continue
+        lines += ["| question | state | first correct rank | covered | cuts |", "|---|---|---|---|---|"]
+        for q in failing:
+            state = "lost" if q.lost else "incomplete"
+            cuts = "; ".join(
+                f"{c.span.doc} {c.span.start}–{c.span.end} at {', '.join(map(str, c.boundaries))}" for c in q.cuts
+            )
+            covered = "/".join("✓" if x else "✗" for x in q.covered)
+            lines.append(f"| {q.question_id} | {state} | {q.first_correct_rank or '–'} | {covered} | {cuts} |")
+    return "\n".join(lines) + "\n"
+
+
+def markdown_summary_table(results: Sequence[ConfigResult]) -> list[str]:
+    """The per-configuration metrics as a Markdown table."""
+    lines = [
+        "| chunker | retriever | chunks | lost | R@5 | R@20 | MRR@10 | nDCG@10 | complete | sent | dup |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for result in results:
+        s = result.summary
+        lines.append(
+            f"| `{result.config.chunker}` | `{result.config.retriever}` | {s.index_chunks} | {s.lost} | "
+            f"{s.recall_at_5:.4f} | {s.recall_at_20:.4f} | {s.mrr_at_10:.4f} | {s.ndcg_at_10:.4f} | "
+            f"{s.complete}/{s.questions} | {s.sent_chars} | {s.duplicate_chars} |"
+        )
+    return lines
+
+
+def write_atomic(path: str | Path, content: str) -> None:
+    """Write ``content`` to ``path`` via a temporary file and rename, so readers never see half a file."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(content)
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

@@ -1,0 +1,242 @@
+"""Result values produced by an evaluation: immutable, shared by CLI, reports and inspector."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Literal
+
+from chunkscope.model import Chunk, Span
+
+Overflow = Literal["stop", "skip", "truncate"]
+Bucket = Literal["1", "2-5", "6-20", "miss"]
+BUCKETS: tuple[Bucket, ...] = ("1", "2-5", "6-20", "miss")
+RANKING_DEPTH = 20
+"""Ranks kept for the metrics (or top-k when larger)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """One evaluated configuration: how to chunk, how to rank, what to deliver."""
+
+    chunker: str
+    """Chunker spec in canonical form, e.g. ``fixed:size=400,overlap=80``."""
+    retriever: str = "bm25"
+    """Retriever spec in canonical form, e.g. ``bm25:k1=1.5,b=0.75``."""
+    top_k: int = 5
+    """Ranked chunks considered for delivery."""
+    budget: int | None = None
+    """Context budget in characters; ``None`` for unlimited."""
+    overflow: Overflow = "stop"
+    """What happens to the first chunk that does not fit the budget."""
+
+    @property
+    def label(self) -> str:
+        """``chunker/retriever`` with default parameters left out, for display."""
+        from chunkscope.configspec import short_label
+
+        return short_label(self)
+
+    @property
+    def depth(self) -> int:
+        """How many ranks the metrics look at."""
+        return max(RANKING_DEPTH, self.top_k)
+
+
+@dataclass(frozen=True, slots=True)
+class RankedChunk:
+    """One entry of a question's ranking."""
+
+    rank: int
+    """1-based rank."""
+    chunk: Chunk
+    """The ranked retrieval unit."""
+    score: float
+    """Retriever score (higher is better)."""
+    parts: Mapping[str, int | None] = field(default_factory=lambda: MappingProxyType({}), compare=False, hash=False)
+    """For fused rankings: each part retriever's rank of this chunk (``None`` when absent)."""
+    delivers: Chunk | None = None
+    """The unit actually delivered for this hit (its parent, in parent-child chunking)."""
+
+    @property
+    def delivered_unit(self) -> Chunk:
+        """The chunk whose text is sent when this hit is delivered."""
+        return self.delivers if self.delivers is not None else self.chunk
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveredChunk:
+    """A chunk (or part of one) placed in the context."""
+
+    rank: int
+    """Rank of the hit that delivered it."""
+    chunk: Chunk
+    """The delivered unit."""
+    start: int
+    """First delivered body character (== chunk.start)."""
+    end: int
+    """One past the last delivered body character (< chunk.end when truncated)."""
+    sent_chars: int
+    """Characters sent, prefix included."""
+    duplicate_chars: int
+    """Body characters already sent by an earlier delivered chunk."""
+
+    @property
+    def truncated(self) -> bool:
+        """True when the body was cut to fit the budget."""
+        return self.end < self.chunk.end
+
+
+DeliveryStop = Literal["top_k", "budget", "exhausted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A gold span that no single chunk contains."""
+
+    span: Span
+    """The gold span that was cut."""
+    boundaries: tuple[int, ...]
+    """Chunk boundary offsets strictly inside the span, ascending."""
+    pieces: tuple[str, ...]
+    """Ids of the chunks overlapping the span, in document order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """One question's ranked units, best first, as positions into the index's units."""
+
+    indices: tuple[int, ...]
+    """Positions into the index's units."""
+    scores: tuple[float, ...]
+    """Score of each ranked unit."""
+    parts: tuple[tuple[str, tuple[int | None, ...]], ...] = ()
+    """For fusion: (part spec, that part's 1-based rank of each ranked unit or None)."""
+
+
+_NO_PARTS: Mapping[str, int | None] = MappingProxyType({})
+
+
+def ranked_chunks(
+    ranking: Ranking, units: tuple[Chunk, ...], parents: tuple[Chunk, ...] | None, limit: int | None = None
+) -> tuple[RankedChunk, ...]:
+    """Materialise a Ranking as RankedChunk values (the first ``limit`` only, if given)."""
+    indices = ranking.indices if limit is None else ranking.indices[:limit]
+    return tuple(
+        RankedChunk(
+            rank=r,
+            chunk=units[i],
+            score=score,
+            parts={name: ranks[r - 1] for name, ranks in ranking.parts} if ranking.parts else _NO_PARTS,
+            delivers=parents[i] if parents is not None else None,
+        )
+        for r, (i, score) in enumerate(zip(indices, ranking.scores, strict=False), start=1)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionResult:
+    """Everything measured for one question under one configuration."""
+
+    question_id: str
+    """Id of the question."""
+    evidence_exists: bool
+    """Every required item has an alternative wholly inside some chunk of the index."""
+    cuts: tuple[Cut, ...]
+    """Gold spans no chunk contains, with the boundaries that split them."""
+    ranking: Ranking
+    """The ranking, truncated to ``Config.depth``."""
+    first_correct_rank: int | None
+    """Smallest r such that ranks 1..r together contain every required item."""
+    delivered: tuple[DeliveredChunk, ...]
+    """What the context assembly sent, in order."""
+    skipped_ranks: tuple[int, ...]
+    """Ranks within top-k that were not delivered (budget)."""
+    delivery_stop: DeliveryStop
+    """Why delivery ended: top-k reached, budget stop, or ranking exhausted."""
+    covered: tuple[bool, ...]
+    """Per required item: some alternative lies wholly inside a delivered body."""
+    doc_hit: bool
+    """A delivered chunk belongs to a document holding an evidence span."""
+    item_ranks: tuple[tuple[int, ...], ...] = ()
+    """Per required item: ranks (1-based) of ranked hits whose delivered unit contains an alternative."""
+    units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
+    """The index's retrieval units (shared by every question of a configuration)."""
+    parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)
+    """Delivered unit of each retrieval unit, in parent-child chunking."""
+
+    @property
+    def ranked(self) -> tuple[RankedChunk, ...]:
+        """The ranking as RankedChunk values, best first."""
+        return ranked_chunks(self.ranking, self.units, self.parents)
+
+    @property
+    def bucket(self) -> Bucket:
+        """Rank bucket of the first correct rank."""
+        return bucket_of(self.first_correct_rank)
+
+    @property
+    def complete(self) -> bool:
+        """Every required item is covered by the delivered context."""
+        return all(self.covered)
+
+    @property
+    def sent_chars(self) -> int:
+        """Characters delivered (prefixes included)."""
+        return sum(d.sent_chars for d in self.delivered)
+
+    @property
+    def duplicate_chars(self) -> int:
+        """Delivered body characters minus distinct (document, position) pairs delivered."""
+        return sum(d.duplicate_chars for d in self.delivered)
+
+    @property
+    def lost(self) -> bool:
+        """Evidence no longer exists in any chunk: unrecoverable by retrieval."""
+        return not self.evidence_exists
+
+
+def bucket_of(rank: int | None) -> Bucket:
+    """Map a first-correct rank to its bucket ``1``, ``2-5``, ``6-20`` or ``miss``."""
+    if rank is None or rank > RANKING_DEPTH:
+        return "miss"
+    if rank == 1:
+        return "1"
+    if rank <= 5:
+        return "2-5"
+    return "6-20"
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """Aggregates of one configuration over its questions."""
+
+    questions: int
+    index_chunks: int
+    indexed_chars: int
+    evidence_exists: int
+    lost: int
+    doc_hits: int
+    complete: int
+    recall_at_5: float
+    recall_at_20: float
+    mrr_at_10: float
+    ndcg_at_10: float
+    rank_buckets: Mapping[str, int]
+    sent_chars: int
+    duplicate_chars: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigResult:
+    """The evaluation of one configuration."""
+
+    config: Config
+    """What was evaluated."""
+    summary: Summary
+    """Aggregate metrics."""
+    questions: tuple[QuestionResult, ...]
+    """Per-question results, in question-set order."""
+    chunks: tuple[Chunk, ...] = field(default=(), compare=False, hash=False)
+    """The index's retrieval units (for display)."""

@@ -1,0 +1,13 @@
+"""Retrievers, registered by name; importing this package registers the built-ins."""
+
+from chunkscope.results import Ranking
+from chunkscope.retrievers import bm25, overlap
+from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
+
+__all__ = ["Ranking", "Retriever", "RetrieverIndex", "bm25", "overlap", "parse_retriever", "retrievers"]
+
+
+def parse_retriever(spec: str) -> Retriever:
+    """Parse a retriever spec string such as ``bm25:k1=1.2``."""
+    retriever: Retriever = retrievers.parse(spec)
+    return retriever

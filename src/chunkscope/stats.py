@@ -1,0 +1,275 @@
+"""Significance tests and confidence intervals for paired per-question scores.
+
+Every function is pure and deterministic: the same inputs and ``seed`` give
+bit-identical outputs. Only numpy is used.
+
+Conventions: a *differences* matrix has shape ``(m, n)``: ``m`` independent
+tests (e.g. one per metric x configuration pair), each with ``n`` paired
+per-question differences ``d_i = b_i - a_i``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "PairedTest",
+    "bootstrap_ci",
+    "holm",
+    "paired_permutation_pvalues",
+    "paired_permutation_test",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+_BLOCK = 1000
+"""Sign vectors / resamples drawn per block: bounds memory at ``_BLOCK x n`` floats."""
+
+_RELATIVE_TOL = 1e-12
+"""Relative tolerance that lets floating-point ties count as ties."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairedTest:
+    """Outcome of one two-sided paired sign-flip permutation test."""
+
+    mean_a: float
+    """Mean of the first sample, ``sum(a) / n``."""
+    mean_b: float
+    """Mean of the second sample, ``sum(b) / n``."""
+    mean_difference: float
+    """Mean paired difference, ``sum(b_i - a_i) / n``."""
+    p_value: float
+    """Two-sided p-value of H0 "mean difference is 0"."""
+    permutations: int
+    """Sign vectors actually evaluated: ``2**n`` when exact, else the Monte Carlo count."""
+    exact: bool
+    """True when all ``2**n`` sign vectors were enumerated."""
+
+
+# ---------------------------------------------------------------- validation
+
+
+def _as_differences(differences: npt.ArrayLike) -> FloatArray:
+    """Return ``differences`` as a finite float64 ``(m, n)`` array with ``n >= 1``."""
+    array = np.asarray(differences, dtype=np.float64)
+    if array.ndim != 2:
+        raise ValueError(f"differences must be a 2-D array of shape (tests, questions); got {array.ndim}-D")
+    if array.shape[1] < 1:
+        raise ValueError("differences must have at least one question (n >= 1)")
+    if not np.all(np.isfinite(array)):
+        raise ValueError("differences must be finite (no NaN or infinity)")
+    return array
+
+
+def _check_count(value: int, name: str) -> int:
+    """Return ``value`` as an ``int`` after checking it is an integer ``>= 1``."""
+    integral = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not integral or value < 1:
+        raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
+    return int(value)
+
+
+# ------------------------------------------------------- permutation test
+
+
+def _is_exact(n: int, permutations: int) -> bool:
+    """True when the full sign-flip distribution is affordable: ``2**n <= permutations``."""
+    # Python ints do not overflow, so this is safe for any n.
+    return (1 << n) <= permutations
+
+
+def _tie_tolerance(differences: FloatArray) -> FloatArray:
+    """Per-test tolerance on the *sum* statistic: ``n * 1e-12 * max(1, max_i |d_i|)``.
+
+    It equals the mean-scale tolerance ``1e-12 * max(1, max|d|)`` multiplied by
+    ``n``, because the comparison is done on sums rather than means.
+    """
+    n = differences.shape[1]
+    scale = np.maximum(1.0, np.max(np.abs(differences), axis=1))
+    tolerance: FloatArray = n * _RELATIVE_TOL * scale
+    return tolerance
+
+
+def _enumerated_signs(start: int, stop: int, n: int) -> FloatArray:
+    """Sign vectors ``start .. stop-1`` of the full enumeration, shape ``(stop - start, n)``.
+
+    Vector ``k`` has ``s_j = -1`` when bit ``j`` of ``k`` is set, else ``+1``.
+    """
+    k = np.arange(start, stop, dtype=np.int64)[:, None]
+    bits = (k >> np.arange(n, dtype=np.int64)) & 1
+    return 1.0 - 2.0 * bits.astype(np.float64)
+
+
+def _random_signs(rng: np.random.Generator, count: int, n: int) -> FloatArray:
+    """``count`` independent uniform sign vectors, shape ``(count, n)``."""
+    # One random byte yields eight fair signs: far cheaper than a draw per sign.
+    packed = rng.integers(0, 256, size=(count, (n + 7) // 8), dtype=np.uint8)
+    bits = np.unpackbits(packed, axis=1, count=n)
+    return 1.0 - 2.0 * bits.astype(np.float64)
+
+
+def _count_extreme(signs: FloatArray, differences: FloatArray, threshold: FloatArray) -> FloatArray:
+    """Per test, how many sign vectors ``s`` give ``|s . d| >= threshold``."""
+    flipped = np.abs(signs @ differences.T)  # (P, m) through one BLAS call
+    hits: FloatArray = np.count_nonzero(flipped >= threshold, axis=0).astype(np.float64)
+    return hits
+
+
+def paired_permutation_pvalues(differences: npt.ArrayLike, permutations: int = 10_000, seed: int = 0) -> FloatArray:
+    """Two-sided paired sign-flip (randomization) test for each row of ``differences``.
+
+    ``differences`` has shape ``(m, n)``; row ``r`` holds ``d_i = b_i - a_i``.
+    H0: the mean difference is 0, so each ``d_i``'s sign is flipped
+    independently with probability 1/2. Statistic ``T(s) = |mean(s * d)|``,
+    observed ``T = |mean(d)|``, tie tolerance
+    ``tol = 1e-12 * max(1, max_i |d_i|)`` (per row).
+
+    * Exact, when ``2**n <= permutations``: all ``2**n`` sign vectors,
+      ``p = #{s : T(s) >= T - tol} / 2**n``.
+    * Monte Carlo otherwise: ``P = permutations`` sign vectors drawn from
+      ``np.random.default_rng(seed)``,
+      ``p = (1 + #{s : T(s) >= T - tol}) / (P + 1)``, which is never 0.
+
+    A row of all zeros gets ``p = 1.0``. The same sign vectors are used for
+    every row, so each row's p-value does not depend on the other rows.
+
+    Returns the ``m`` p-values as a float64 array.
+
+    Raises ``ValueError`` unless ``differences`` is 2-D and finite with
+    ``n >= 1`` and ``permutations`` is an integer ``>= 1``.
+    """
+    d = _as_differences(differences)
+    permutations = _check_count(permutations, "permutations")
+    n = d.shape[1]
+    # Compare sums, not means: |s . d| >= |sum(d)| - n * tol is the same test.
+    threshold = np.abs(d.sum(axis=1)) - _tie_tolerance(d)
+    counts = np.zeros(d.shape[0], dtype=np.float64)
+    p_values: FloatArray
+    if _is_exact(n, permutations):
+        total = 1 << n
+        for start in range(0, total, _BLOCK):
+            signs = _enumerated_signs(start, min(start + _BLOCK, total), n)
+            counts += _count_extreme(signs, d, threshold)
+        p_values = counts / total
+    else:
+        rng = np.random.default_rng(seed)
+        for start in range(0, permutations, _BLOCK):
+            signs = _random_signs(rng, min(_BLOCK, permutations - start), n)
+            counts += _count_extreme(signs, d, threshold)
+        p_values = (1.0 + counts) / (permutations + 1.0)
+    p_values[np.all(d == 0.0, axis=1)] = 1.0
+    return p_values
+
+
+def paired_permutation_test(
+    a: Sequence[float], b: Sequence[float], permutations: int = 10_000, seed: int = 0
+) -> PairedTest:
+    """Paired sign-flip test of ``d_i = b_i - a_i`` for a single pair of samples.
+
+    ``p_value`` is ``paired_permutation_pvalues([b - a], permutations, seed)[0]``;
+    ``mean_difference = sum(b_i - a_i) / n``.
+
+    Raises ``ValueError`` when ``a`` and ``b`` are not 1-D of the same length
+    ``n >= 1`` or the arguments are otherwise invalid.
+    """
+    first = np.asarray(a, dtype=np.float64)
+    second = np.asarray(b, dtype=np.float64)
+    if first.ndim != 1 or second.ndim != 1:
+        raise ValueError("a and b must be 1-D sequences of scores")
+    if first.shape != second.shape:
+        raise ValueError(f"a and b must be paired (same length); got {first.size} and {second.size}")
+    difference = second - first
+    p_value = paired_permutation_pvalues(difference[None, :], permutations, seed)[0]
+    exact = _is_exact(difference.size, permutations)
+    return PairedTest(
+        mean_a=float(first.mean()),
+        mean_b=float(second.mean()),
+        mean_difference=float(difference.mean()),
+        p_value=float(p_value),
+        permutations=(1 << difference.size) if exact else permutations,
+        exact=exact,
+    )
+
+
+# ------------------------------------------------------------- bootstrap
+
+
+def _resample_counts(rng: np.random.Generator, count: int, n: int) -> FloatArray:
+    """``count`` bootstrap resamples as a ``(count, n)`` matrix of draw counts.
+
+    Row ``r``, column ``i`` is how many times question ``i`` was drawn among
+    ``n`` draws with replacement; each row sums to ``n``.
+    """
+    draws = rng.integers(0, n, size=(count, n), dtype=np.int64)
+    # Offsetting row r by r * n lets one bincount tally every row at once.
+    flat = (draws + np.arange(count, dtype=np.int64)[:, None] * n).ravel()
+    return np.bincount(flat, minlength=count * n).reshape(count, n).astype(np.float64)
+
+
+def bootstrap_ci(
+    differences: npt.ArrayLike,
+    confidence: float = 0.95,
+    resamples: int = 10_000,
+    seed: int = 0,
+) -> FloatArray:
+    """Percentile bootstrap confidence interval of the mean difference, per row.
+
+    ``differences`` has shape ``(m, n)``. Each of ``B = resamples`` resamples
+    draws ``n`` questions with replacement (from ``np.random.default_rng(seed)``;
+    the same questions for every row, keeping rows paired), giving draw counts
+    ``w`` with ``sum(w) = n`` and resampled mean ``mean* = (w . d) / n``.
+    The interval is ``[Q((1 - c) / 2), Q((1 + c) / 2)]`` where ``c = confidence``
+    and ``Q`` is the quantile of the ``B`` resampled means (numpy's default
+    ``linear`` method).
+
+    Returns a float64 array of shape ``(m, 2)``: columns ``(low, high)``.
+
+    Raises ``ValueError`` unless ``differences`` is 2-D and finite with
+    ``n >= 1``, ``0 < confidence < 1`` and ``resamples`` is an integer ``>= 1``.
+    """
+    d = _as_differences(differences)
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must lie strictly between 0 and 1; got {confidence!r}")
+    resamples = _check_count(resamples, "resamples")
+    n = d.shape[1]
+    rng = np.random.default_rng(seed)
+    means = np.empty((resamples, d.shape[0]), dtype=np.float64)
+    for start in range(0, resamples, _BLOCK):
+        stop = min(start + _BLOCK, resamples)
+        means[start:stop] = _resample_counts(rng, stop - start, n) @ d.T / n
+    tails = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
+    interval = np.asarray(np.quantile(means, tails, axis=0).T, dtype=np.float64)
+    # Rounding in w . d can leave a mean a few ulps outside [min d, max d],
+    # where no true mean can lie; clipping keeps e.g. constant rows at [c, c].
+    return np.clip(interval, d.min(axis=1)[:, None], d.max(axis=1)[:, None])
+
+
+# --------------------------------------------------- multiple comparisons
+
+
+def holm(p_values: Sequence[float]) -> FloatArray:
+    """Holm-Bonferroni step-down adjusted p-values, in the input order.
+
+    With ``p_(1) <= ... <= p_(m)`` sorted ascending,
+    ``adj_(i) = max_{j <= i} min(1, (m - j + 1) * p_(j))``.
+    Empty input gives an empty array.
+
+    Raises ``ValueError`` unless the input is 1-D with every value in ``[0, 1]``.
+    """
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"p_values must be 1-D; got {p.ndim}-D")
+    if not np.all((p >= 0.0) & (p <= 1.0)):
+        raise ValueError("p_values must lie in [0, 1] (and not be NaN)")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    multipliers = m - np.arange(m, dtype=np.float64)  # m - j + 1 for 1-based j
+    stepped = np.maximum.accumulate(np.minimum(1.0, multipliers * p[order]))
+    adjusted = np.empty(m, dtype=np.float64)
+    adjusted[order] = stepped
+    return adjusted

@@ -1,0 +1,56 @@
+"""Tokenizers for lexical retrieval.
+
+Tokens are for matching only: offsets always refer to the original text, so a
+tokenizer is free to normalise.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Protocol
+
+from chunkscope.spec import registry
+
+
+class Tokenizer(Protocol):
+    """Turns text into a list of matching tokens."""
+
+    def __call__(self, text: str) -> list[str]: ...
+
+
+tokenizers = registry("tokenizer")
+
+# ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark
+# and iteration marks). NFKC already turned half-width katakana into full width.
+_TOKEN_RUNS = re.compile(
+    r"[a-z0-9]+"
+    r"|[\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc]+"
+)
+
+
+@tokenizers.register("default")
+@dataclass(frozen=True, slots=True)
+class DefaultTokenizer:
+    """NFKC + lowercase; ASCII letter/digit runs are words; CJK runs become
+    overlapping character bigrams (a lone CJK character stays a unigram).
+
+    Other characters (punctuation, symbols, non-ASCII Latin) separate tokens.
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        normal = unicodedata.normalize("NFKC", text).lower()
+        tokens: list[str] = []
+        for run in _TOKEN_RUNS.findall(normal):
+            if run[0] < "\u0080" or len(run) == 1:
+                tokens.append(run)
+            else:
+                tokens.extend(map(str.__add__, run[:-1], run[1:]))
+        return tokens
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """The tokenizer registered as ``name`` (a spec string)."""
+    tokenizer: Tokenizer = tokenizers.parse(name)
+    return tokenizer

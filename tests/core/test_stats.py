@@ -1,0 +1,433 @@
+"""Tests for chunkscope.stats: checked against hand computations and pure-Python references."""
+
+from __future__ import annotations
+
+import ast
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunkscope import stats
+from chunkscope.stats import (
+    PairedTest,
+    bootstrap_ci,
+    holm,
+    paired_permutation_pvalues,
+    paired_permutation_test,
+)
+
+# ------------------------------------------------------- pure-Python references
+
+
+def brute_force_pvalue(d: list[float]) -> float:
+    """Exact sign-flip p-value by enumerating every sign vector in plain Python."""
+    n = len(d)
+    observed = abs(sum(d) / n)
+    tol = 1e-12 * max(1.0, max(abs(x) for x in d))
+    hits = 0
+    for signs in itertools.product((1.0, -1.0), repeat=n):
+        flipped = abs(sum(s * x for s, x in zip(signs, d)) / n)
+        if flipped >= observed - tol:
+            hits += 1
+    return hits / float(1 << n)
+
+
+def reference_holm(p: list[float]) -> list[float]:
+    """Holm adjustment written straight from the definition, O(m^2)."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: (p[i], i))
+    adjusted = [0.0] * m
+    for rank, index in enumerate(order, start=1):
+        adjusted[index] = max(
+            min(1.0, (m - j + 1) * p[order[j - 1]]) for j in range(1, rank + 1)
+        )
+    return adjusted
+
+
+# ------------------------------------------------------------ exact enumeration
+
+TINY_CASES = [
+    [0.7],
+    [-2.0],
+    [0.0],
+    [1.0, 1.0],
+    [1.0, -1.0],
+    [1.0, 2.0, 3.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 1.0, 1.0, -1.0],
+    [0.1, -0.1, 0.3, 0.0],
+    [1.0, 0.0, 2.0, 0.0, -3.0],
+    [0.25, 0.5, -0.25, 0.5, 0.25, 0.0],
+    [0.1, 0.2, 0.3, -0.6, 0.05, 0.0, 0.4],
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    [3.0, -1.0, 2.0, 0.0, 0.5, -0.5, 1.5, -2.0],
+]
+
+
+@pytest.mark.parametrize("d", TINY_CASES)
+def test_exact_enumeration_matches_brute_force(d: list[float]) -> None:
+    p = paired_permutation_pvalues(np.array([d]), permutations=256)
+    assert p.shape == (1,)
+    assert p[0] == pytest.approx(brute_force_pvalue(d), abs=1e-12)
+
+
+def test_exact_enumeration_matches_brute_force_for_all_rows_at_once() -> None:
+    padded = [case + [0.0] * (8 - len(case)) for case in TINY_CASES]
+    p = paired_permutation_pvalues(np.array(padded), permutations=256)
+    expected = [brute_force_pvalue(case) for case in padded]
+    np.testing.assert_allclose(p, expected, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(min_value=-4, max_value=4), min_size=1, max_size=8))
+def test_exact_enumeration_matches_brute_force_on_integers(values: list[int]) -> None:
+    # Small integers make every sum exact, so ties are genuine and frequent.
+    d = [float(v) for v in values]
+    p = paired_permutation_pvalues(np.array([d]), permutations=1_000)
+    assert p[0] == pytest.approx(brute_force_pvalue(d), abs=1e-12)
+
+
+def test_hand_computed_three_values() -> None:
+    # d = [1, 2, 3], mean 2. The 8 sign vectors give sums
+    #   +++ 6, ++- 0, +-+ 2, +-- -4, -++ 4, -+- -2, --+ 0, --- -6,
+    # i.e. |mean| = 2, 0, 2/3, 4/3, 4/3, 2/3, 0, 2. Only +++ and --- reach
+    # |mean| >= 2, so p = 2/8 = 0.25.
+    p = paired_permutation_pvalues(np.array([[1.0, 2.0, 3.0]]), permutations=8)
+    assert p[0] == 0.25
+
+
+def test_hand_computed_single_value_is_one() -> None:
+    # n = 1: sign vectors + and - both give |mean| = |d|, so p = 2/2 = 1.
+    p = paired_permutation_pvalues(np.array([[5.0]]), permutations=10)
+    assert p[0] == 1.0
+
+
+def test_hand_computed_all_positive_eight() -> None:
+    # d = eight 1s: only all-plus and all-minus reach |mean| = 1, p = 2/256.
+    p = paired_permutation_pvalues(np.ones((1, 8)), permutations=256)
+    assert p[0] == 2 / 256
+
+
+def test_zeros_do_not_change_the_exact_pvalue() -> None:
+    # Flipping a zero changes nothing, so padding with zeros only multiplies
+    # both the hit count and 2**n by the same power of two.
+    base = paired_permutation_pvalues(np.array([[1.0, 2.0, 3.0]]), permutations=64)
+    padded = paired_permutation_pvalues(
+        np.array([[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]]), permutations=64
+    )
+    assert padded[0] == base[0] == 0.25
+
+
+def test_all_zero_differences_give_one() -> None:
+    zeros = np.zeros((2, 20))
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(zeros, permutations=50), [1, 1]
+    )
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(zeros[:, :4], permutations=50), [1, 1]
+    )
+
+
+# ------------------------------------------------------------------ Monte Carlo
+
+
+def test_monte_carlo_close_to_exact() -> None:
+    rng = np.random.default_rng(123)
+    d = rng.normal(0.3, 1.0, size=(6, 12))
+    d[1] = rng.normal(0.0, 1.0, size=12)
+    d[2] = np.arange(-5.0, 7.0)  # integer values: many exact ties
+    exact = paired_permutation_pvalues(d, permutations=4096)  # 2**12: enumerated
+    permutations = 1000  # < 2**12: forces Monte Carlo
+    approx = paired_permutation_pvalues(d, permutations=permutations, seed=7)
+    for p_exact, p_mc in zip(exact, approx):
+        # The hit count is Binomial(P, p), so the estimate has standard error
+        # sqrt(p (1 - p) / P) <= 0.0159 at P = 1000; the add-one estimator adds
+        # a bias of at most 1 / (P + 1). Allow 5 standard errors plus that bias.
+        se = math.sqrt(max(p_exact * (1 - p_exact), 0.25 / permutations) / permutations)
+        assert abs(p_mc - p_exact) <= 5 * se + 1 / (permutations + 1)
+    assert 0.0 < exact.min() < 0.2 < exact.max()  # the rows span a useful range
+
+
+def test_monte_carlo_uses_exactly_the_requested_permutations() -> None:
+    # p * (P + 1) must be the integer 1 + hits; P = 2_345 spans partial blocks.
+    rng = np.random.default_rng(5)
+    d = rng.normal(0.05, 1.0, size=(4, 40))
+    permutations = 2_345
+    p = paired_permutation_pvalues(d, permutations=permutations, seed=3)
+    scaled = p * (permutations + 1)
+    np.testing.assert_allclose(scaled, np.round(scaled), atol=1e-6)
+    assert np.all(scaled >= 1)
+
+
+def test_monte_carlo_never_returns_zero() -> None:
+    # A huge effect is never matched by a random sign vector, leaving 1 / (P + 1).
+    p = paired_permutation_pvalues(np.ones((1, 64)), permutations=99)
+    assert p[0] == 1 / 100
+
+
+def test_monte_carlo_is_reproducible_and_seed_dependent() -> None:
+    rng = np.random.default_rng(11)
+    d = rng.normal(0.1, 1.0, size=(5, 300))
+    first = paired_permutation_pvalues(d, permutations=2_000, seed=42)
+    again = paired_permutation_pvalues(d, permutations=2_000, seed=42)
+    other = paired_permutation_pvalues(d, permutations=2_000, seed=43)
+    np.testing.assert_array_equal(first, again)
+    assert not np.array_equal(first, other)
+
+
+def test_rows_share_signs_so_each_row_is_independent_of_the_others() -> None:
+    rng = np.random.default_rng(2)
+    d = rng.normal(0.1, 1.0, size=(7, 50))
+    together = paired_permutation_pvalues(d, permutations=1_500, seed=9)
+    for row in range(d.shape[0]):
+        alone = paired_permutation_pvalues(d[row : row + 1], permutations=1_500, seed=9)
+        assert alone[0] == together[row]
+
+
+def test_sign_of_difference_does_not_matter() -> None:
+    # Two-sided: negating d flips every statistic's sign but not its magnitude.
+    rng = np.random.default_rng(4)
+    d = rng.normal(0.2, 1.0, size=(3, 30))
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(d, permutations=500, seed=1),
+        paired_permutation_pvalues(-d, permutations=500, seed=1),
+    )
+
+
+def test_accepts_nested_lists_and_returns_float_array() -> None:
+    p = paired_permutation_pvalues([[1, 2, 3]], permutations=8)
+    assert p.dtype == np.float64
+    assert p.tolist() == [0.25]
+
+
+# ---------------------------------------------------- paired_permutation_test
+
+
+def test_paired_test_exact_fields() -> None:
+    result = paired_permutation_test([0.0, 0.0, 0.0], [1.0, 2.0, 3.0], permutations=8)
+    assert result == PairedTest(
+        mean_a=0.0,
+        mean_b=2.0,
+        mean_difference=2.0,
+        p_value=0.25,
+        permutations=8,
+        exact=True,
+    )
+
+
+def test_paired_test_switches_to_monte_carlo_above_the_budget() -> None:
+    result = paired_permutation_test([0.0, 0.0, 0.0], [1.0, 2.0, 3.0], permutations=7)
+    assert not result.exact
+    assert result.permutations == 7
+    assert result.p_value * 8 == pytest.approx(round(result.p_value * 8))
+
+
+def test_paired_test_difference_is_b_minus_a() -> None:
+    result = paired_permutation_test([0.5, 0.5], [0.25, 0.0], permutations=100)
+    assert result.mean_a == 0.5
+    assert result.mean_b == 0.125
+    assert result.mean_difference == -0.375
+    assert result.exact and result.permutations == 4
+
+
+def test_paired_test_agrees_with_matrix_version() -> None:
+    rng = np.random.default_rng(8)
+    a = rng.random(200)
+    b = a + rng.normal(0.05, 0.2, size=200)
+    result = paired_permutation_test(a.tolist(), b.tolist(), permutations=800, seed=5)
+    expected = paired_permutation_pvalues((b - a)[None, :], permutations=800, seed=5)[0]
+    assert result.p_value == expected
+    assert result.mean_difference == pytest.approx(float(np.mean(b - a)))
+
+
+def test_paired_test_is_frozen() -> None:
+    result = paired_permutation_test([0.0], [1.0])
+    with pytest.raises(AttributeError):
+        result.p_value = 0.0  # type: ignore[misc]
+
+
+# -------------------------------------------------------------------- bootstrap
+
+
+@pytest.mark.parametrize("c", [0.0, 0.5, -0.25, 0.1, 1 / 3])
+def test_bootstrap_constant_differences_give_a_point(c: float) -> None:
+    ci = bootstrap_ci(np.full((2, 37), c), resamples=500)
+    np.testing.assert_array_equal(ci, [[c, c], [c, c]])
+
+
+def test_bootstrap_single_question_gives_a_point() -> None:
+    np.testing.assert_array_equal(
+        bootstrap_ci(np.array([[0.7]]), resamples=50), [[0.7, 0.7]]
+    )
+
+
+def test_bootstrap_two_questions_hand_computed() -> None:
+    # d = [0, 1]: a resample of 2 draws has mean 0 (prob 1/4), 0.5 (1/2) or
+    # 1 (1/4). With 10,000 resamples each share is within 0.02 of that (about
+    # 5 standard errors of 0.0043), so the empirical CDF jumps near 0.25 and
+    # 0.75:
+    #   c = 0.6 -> quantiles 0.2 and 0.8, outside the 0.5 block -> [0, 1];
+    #   c = 0.4 -> quantiles 0.3 and 0.7, inside the 0.5 block  -> [0.5, 0.5].
+    d = np.array([[0.0, 1.0]])
+    np.testing.assert_array_equal(bootstrap_ci(d, confidence=0.6), [[0.0, 1.0]])
+    np.testing.assert_array_equal(bootstrap_ci(d, confidence=0.4), [[0.5, 0.5]])
+
+
+def test_bootstrap_contains_the_mean_and_is_ordered() -> None:
+    rng = np.random.default_rng(21)
+    d = rng.normal(rng.normal(size=(10, 1)), 1.0, size=(10, 150))
+    ci = bootstrap_ci(d, resamples=2_000)
+    means = d.mean(axis=1)
+    assert ci.shape == (10, 2)
+    assert np.all(ci[:, 0] <= means)
+    assert np.all(means <= ci[:, 1])
+
+
+def test_bootstrap_width_matches_normal_theory() -> None:
+    # For the mean of n = 400 draws with sd 1 the 95% interval is about
+    # 2 * 1.96 / sqrt(400) = 0.196 wide; the bootstrap should agree within 15%.
+    rng = np.random.default_rng(31)
+    d = rng.normal(0.0, 1.0, size=(3, 400))
+    ci = bootstrap_ci(d, resamples=4_000)
+    widths = ci[:, 1] - ci[:, 0]
+    expected = 2 * 1.96 * d.std(axis=1, ddof=1) / math.sqrt(400)
+    np.testing.assert_allclose(widths, expected, rtol=0.15)
+
+
+def test_bootstrap_higher_confidence_is_wider() -> None:
+    rng = np.random.default_rng(6)
+    d = rng.normal(0.0, 1.0, size=(4, 120))
+    narrow = bootstrap_ci(d, confidence=0.8, resamples=1_000, seed=3)
+    wide = bootstrap_ci(d, confidence=0.99, resamples=1_000, seed=3)
+    assert np.all(wide[:, 0] < narrow[:, 0])
+    assert np.all(narrow[:, 1] < wide[:, 1])
+
+
+def test_bootstrap_is_reproducible_and_seed_dependent() -> None:
+    rng = np.random.default_rng(13)
+    d = rng.normal(0.0, 1.0, size=(3, 90))
+    first = bootstrap_ci(d, resamples=1_500, seed=1)
+    np.testing.assert_array_equal(first, bootstrap_ci(d, resamples=1_500, seed=1))
+    assert not np.array_equal(first, bootstrap_ci(d, resamples=1_500, seed=2))
+
+
+def test_bootstrap_rows_share_resamples() -> None:
+    rng = np.random.default_rng(17)
+    d = rng.normal(0.0, 1.0, size=(4, 60))
+    together = bootstrap_ci(d, resamples=1_200, seed=4)
+    for row in range(4):
+        alone = bootstrap_ci(d[row : row + 1], resamples=1_200, seed=4)
+        # Same resamples; only BLAS summation order may differ between shapes.
+        np.testing.assert_allclose(alone[0], together[row], rtol=0, atol=1e-12)
+
+
+def test_bootstrap_of_a_shifted_row_is_shifted() -> None:
+    # Shared resamples: row d + 1 resamples the same questions as row d.
+    rng = np.random.default_rng(19)
+    base = rng.normal(0.0, 1.0, size=80)
+    ci = bootstrap_ci(np.stack([base, base + 1.0]), resamples=1_000)
+    np.testing.assert_allclose(ci[1], ci[0] + 1.0, atol=1e-12)
+
+
+# ------------------------------------------------------------------------- Holm
+
+
+def test_holm_textbook_example() -> None:
+    # m = 4, p = [0.01, 0.04, 0.03, 0.005]. Sorted: 0.005, 0.01, 0.03, 0.04.
+    #   4 * 0.005 = 0.02, 3 * 0.01 = 0.03, 2 * 0.03 = 0.06, 1 * 0.04 = 0.04.
+    # Running maximum: 0.02, 0.03, 0.06, 0.06 (0.04 is raised to 0.06).
+    # Back in input order: 0.01 -> 0.03, 0.04 -> 0.06, 0.03 -> 0.06, 0.005 -> 0.02.
+    np.testing.assert_allclose(
+        holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02], rtol=0, atol=1e-15
+    )
+
+
+def test_holm_clips_at_one() -> None:
+    # Sorted 0.2, 0.4, 0.6: 3 * 0.2 = 0.6, 2 * 0.4 = 0.8, 1 * 0.6 = 0.6 -> 0.8.
+    np.testing.assert_allclose(holm([0.6, 0.2, 0.4]), [0.8, 0.6, 0.8], atol=1e-15)
+    # 0.5 * 3 = 1.5 -> 1, and the running maximum keeps the rest at 1.
+    np.testing.assert_array_equal(holm([0.5, 0.7, 0.9]), [1.0, 1.0, 1.0])
+
+
+def test_holm_edge_cases() -> None:
+    assert holm([]).shape == (0,)
+    assert holm([0.03]).tolist() == [0.03]
+    np.testing.assert_allclose(holm([0.01, 0.01]), [0.02, 0.02])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), max_size=30))
+def test_holm_matches_reference(p: list[float]) -> None:
+    adjusted = holm(p)
+    np.testing.assert_allclose(adjusted, reference_holm(p), rtol=0, atol=1e-15)
+    assert np.all(adjusted >= np.asarray(p, dtype=np.float64))
+    assert np.all(adjusted <= 1.0)
+
+
+# ------------------------------------------------------------------- validation
+
+
+@pytest.mark.parametrize(
+    ("differences", "message"),
+    [
+        (np.array([1.0, 2.0]), "2-D"),
+        (np.zeros((1, 2, 3)), "2-D"),
+        (np.zeros((2, 0)), "at least one question"),
+        (np.array([[1.0, np.nan]]), "finite"),
+        (np.array([[np.inf, 1.0]]), "finite"),
+    ],
+)
+def test_invalid_differences(differences: np.ndarray, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        paired_permutation_pvalues(differences)
+    with pytest.raises(ValueError, match=message):
+        bootstrap_ci(differences)
+
+
+@pytest.mark.parametrize("permutations", [0, -5, 1.5, True])
+def test_invalid_permutations(permutations: int) -> None:
+    with pytest.raises(ValueError, match="permutations"):
+        paired_permutation_pvalues(np.ones((1, 3)), permutations=permutations)
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0, -0.5, 1.5, float("nan")])
+def test_invalid_confidence(confidence: float) -> None:
+    with pytest.raises(ValueError, match="confidence"):
+        bootstrap_ci(np.ones((1, 3)), confidence=confidence)
+
+
+@pytest.mark.parametrize("resamples", [0, -1, 2.0])
+def test_invalid_resamples(resamples: int) -> None:
+    with pytest.raises(ValueError, match="resamples"):
+        bootstrap_ci(np.ones((1, 3)), resamples=resamples)
+
+
+def test_invalid_paired_samples() -> None:
+    with pytest.raises(ValueError, match="same length"):
+        paired_permutation_test([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="1-D"):
+        paired_permutation_test([[1.0]], [[2.0]])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="at least one question"):
+        paired_permutation_test([], [])
+
+
+@pytest.mark.parametrize("p", [[0.5, 1.5], [-0.1], [float("nan")], [[0.1, 0.2]]])
+def test_invalid_holm_input(p: list[float]) -> None:
+    with pytest.raises(ValueError, match="p_values"):
+        holm(p)
+
+
+def test_module_does_not_import_ui_libraries() -> None:
+    tree = ast.parse(Path(stats.__file__).read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.split(".")[0])
+    assert imported <= {"__future__", "collections", "dataclasses", "numpy"}
