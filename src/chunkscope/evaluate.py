@@ -212,7 +212,7 @@ def summarize(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> Summ
     def mean(values: Sequence[float]) -> float:
         return sum(values) / count if count else 0.0
 
-    buckets = {b: 0 for b in BUCKETS}
+    buckets: dict[str, int] = {b: 0 for b in BUCKETS}
     for result in results:
         buckets[result.bucket] += 1
     exists = sum(r.evidence_exists for r in results)

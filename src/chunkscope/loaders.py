@@ -173,7 +173,7 @@ def _evidence_item(item: Any, corpus: Corpus, where: tuple[str, int], name: str)
         alternatives = _field(item, "any", list, where)
         if not alternatives:
             raise InputError(path, "needs at least one alternative", line=line, field=f"{name}.any")
-        spans = []
+        spans: list[Span] = []
         for i, alternative in enumerate(alternatives):
             spans.extend(_evidence_item(alternative, corpus, where, f"{name}.any[{i}]").alternatives)
         return EvidenceItem(tuple(spans))
@@ -384,14 +384,16 @@ def load_dataset(
         if corpus is not None or questions is not None:
             raise InputError(str(squad), "give either --squad or --corpus/--questions, not both")
         return load_squad(squad, squad_answers)
+    name = None
     if corpus is None and questions is None:
         corpus, questions = sample_paths()
+        name = "sample data"
     if corpus is None or questions is None:
         missing = "--questions" if questions is None else "--corpus"
         raise InputError(str(corpus or questions), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
     question_set, question_source = load_questions(questions, loaded_corpus)
-    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), Path(corpus).name)
+    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
 
 
 def sample_paths() -> tuple[Path, Path]:

@@ -60,7 +60,7 @@ class Registry(Generic[T]):
     def parse(self, text: str) -> T:
         """Parse a whole spec string into a strategy instance."""
         parser = _Parser(text, self)
-        value = parser.parse_spec(self)
+        value: T = parser.parse_spec(self)
         parser.expect_end()
         return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from chunkscope import __version__
 from chunkscope.cli import eval_cmd
@@ -32,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _commands() -> tuple[object, ...]:
+def _commands() -> tuple[Any, ...]:
     from chunkscope.cli import compare_cmd, inspect_cmd, sweep_cmd
 
     return (*COMMANDS, compare_cmd, sweep_cmd, inspect_cmd)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from chunkscope.model import Chunk, Question
-from chunkscope.retrievers.base import Progress, Ranking, retrievers, tie_break_positions, top_hits
+from chunkscope.results import Ranking
+from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
 from chunkscope.retrievers.lexical import Postings
 
 

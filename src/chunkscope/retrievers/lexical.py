@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from chunkscope.tokenize import Tokenizer, get_tokenizer
 
 
 @lru_cache(maxsize=200_000)
-def query_tokens(tokenizer: Tokenizer, text: str) -> tuple[str, ...]:
+def query_tokens(tokenizer: Any, text: str) -> tuple[str, ...]:
     """Tokens of a query; cached because every configuration re-ranks the same questions."""
     return tuple(tokenizer(text))
 
@@ -21,7 +22,7 @@ class Postings:
     """Term -> (unit ids, term frequencies) in CSR form, plus unit lengths in tokens."""
 
     def __init__(self, units: Sequence[Chunk], tokenizer_spec: str) -> None:
-        self.tokenizer = get_tokenizer(tokenizer_spec)
+        self.tokenizer: Any = get_tokenizer(tokenizer_spec)
         self.unit_count = len(units)
         vocabulary: dict[str, int] = {}
         term_ids: list[int] = []
