@@ -7,11 +7,13 @@ import io
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from chunkscope import __version__
+from chunkscope.diagnose import diagnose, diagnosis_dict, failure_detail
+from chunkscope.groups import by_tag
 from chunkscope.loaders import Dataset
 from chunkscope.results import RANKING_DEPTH, ConfigResult, QuestionResult, Summary
 
@@ -62,6 +64,7 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         "doc_hit": result.doc_hit,
         "complete": result.complete,
         "covered": list(result.covered),
+        **({"attribution": list(result.attribution)} if result.attribution else {}),
         "sent_chars": result.sent_chars,
         "duplicate_chars": result.duplicate_chars,
         "ranked": [_ranked_dict(hit) for hit in result.ranked],
@@ -114,8 +117,13 @@ def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, 
         "overflow": config.overflow,
         "summary": summary_dict(result.summary),
     }
+    diagnosis = diagnose(result)
+    entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
-        entry["questions"] = [question_dict(q) for q in result.questions]
+        entry["questions"] = [
+            question_dict(q) | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause)}
+            for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
+        ]
     return entry
 
 
@@ -133,6 +141,14 @@ def eval_report(dataset: Dataset, results: Sequence[ConfigResult]) -> dict[str, 
     return {
         **provenance(dataset),
         "configs": [config_dict(r) for r in results],
+        "by_tag": [
+            {
+                "tag": group.tag,
+                "questions": list(group.question_ids),
+                "configs": [config_dict(r, with_questions=False) for r in group.results],
+            }
+            for group in by_tag(results, dataset.questions.questions)
+        ],
         "excluded_questions": dataset.questions.excluded,
         "excluded_reasons": dict(dataset.questions.excluded_reasons),
     }
@@ -160,6 +176,10 @@ CSV_COLUMNS = (
     "duplicate_chars",
     "cuts",
     "top_ranked",
+    "top_sections",
+    "top_prefixes",
+    "attribution",
+    "top_parts",
 )
 
 
@@ -192,6 +212,7 @@ def to_csv(results: Sequence[ConfigResult]) -> str:
                         for cut in q.cuts
                     ),
                     ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
+                    *_structure_cells(q, c.top_k),
                 ]
             )
     return buffer.getvalue()
@@ -223,15 +244,65 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
         if not failing:
             lines.append("Every question complete.")
             continue
-        lines += ["| question | state | first correct rank | covered | cuts |", "|---|---|---|---|---|"]
+        extra = _structure_columns(result)
+        lines += [
+            "| question | state | first correct rank | covered | cuts |" + "".join(f" {h} |" for h, _ in extra),
+            "|---|---|---|---|---|" + "---|" * len(extra),
+        ]
         for q in failing:
             state = "lost" if q.lost else "incomplete"
             cuts = "; ".join(
                 f"{c.span.doc} {c.span.start}–{c.span.end} at {', '.join(map(str, c.boundaries))}" for c in q.cuts
             )
             covered = "/".join("✓" if x else "✗" for x in q.covered)
-            lines.append(f"| {q.question_id} | {state} | {q.first_correct_rank or '–'} | {covered} | {cuts} |")
+            lines.append(
+                f"| {q.question_id} | {state} | {q.first_correct_rank or '–'} | {covered} | {cuts} |"
+                + "".join(f" {cell(q)} |" for _, cell in extra)
+            )
     return "\n".join(lines) + "\n"
+
+
+def _structure_cells(q: QuestionResult, top_k: int) -> list[str]:
+    """CSV cells: sections, prefixes (JSON lists, per top-k hit), attribution, part ranks (JSON)."""
+    top = q.ranked[:top_k]
+    return [
+        json.dumps([hit.chunk.section for hit in top], ensure_ascii=False),
+        json.dumps([hit.chunk.prefix for hit in top], ensure_ascii=False),
+        "/".join(q.attribution),
+        json.dumps([dict(hit.parts) for hit in top], ensure_ascii=False) if q.ranking.parts else "",
+    ]
+
+
+def _structure_columns(result: ConfigResult) -> list[tuple[str, Callable[[QuestionResult], str]]]:
+    """Markdown columns shown only when the configuration has sections, prefixes, parents or fused parts."""
+
+    def top_section(q: QuestionResult) -> str:
+        return _cell(q.ranked[0].chunk.section or "–") if q.ranking.indices else "–"
+
+    def top_prefix(q: QuestionResult) -> str:
+        return _cell(q.ranked[0].chunk.prefix or "–") if q.ranking.indices else "–"
+
+    def top_parts(q: QuestionResult) -> str:
+        if not q.ranking.indices:
+            return "–"
+        return ", ".join(f"{name} {rank or '–'}" for name, rank in q.ranked[0].parts.items())
+
+    columns: list[tuple[str, Callable[[QuestionResult], str]]] = []
+    if any(unit.section for unit in result.chunks):
+        columns.append(("top hit section", top_section))
+    if any(unit.prefix for unit in result.chunks):
+        columns.append(("top hit prefix", top_prefix))
+    if any(q.attribution for q in result.questions):
+        columns.append(("evidence in", lambda q: "/".join(q.attribution)))
+    if any(q.ranking.parts for q in result.questions):
+        columns.append(("top hit part ranks", top_parts))
+    return columns
+
+
+def _cell(value: str, limit: int = 60) -> str:
+    """Free text fit for one Markdown table cell."""
+    value = value.replace("\n", "⏎").replace("|", "\\|")
+    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def markdown_summary_table(results: Sequence[ConfigResult]) -> list[str]:

@@ -2,15 +2,21 @@
 
 Grammar::
 
-    spec   := NAME [":" param ("," param)*]
+    spec   := NAME [":" (value | param) ("," param)*]    (a bare value only for a positional field)
     param  := KEY "=" value
-    value  := "(" spec ")" | spec ("+" spec)* | ATOM
+    value  := "(" spec ")" | spec ("+" spec)* | QUOTED | ATOM
 
 A strategy is a frozen dataclass registered under a name; its fields are its
 parameters. A field typed as another strategy kind (a chunker inside
 ``parent``, retrievers inside ``rrf``) takes a nested spec. Without
 parentheses a nested spec keeps the parameters it knows, so
 ``parent:child=fixed:size=200,parent=markdown`` parses as expected.
+
+A strategy may mark its first field ``positional`` (field metadata
+``{"positional": True}``): its value may then come first without ``KEY=``, as
+in ``rrf:bm25+dense,k=60``. Inside a ``+``-list an unquoted atom also ends at
+``+``. A double-quoted atom (``"query: "``, with ``\\"`` and ``\\\\`` escapes)
+is taken literally: spaces, commas and ``none`` included.
 """
 
 from __future__ import annotations
@@ -89,9 +95,12 @@ def format_spec(strategy: object, short: bool = False) -> str:
         if not f.init or f.metadata.get("hidden"):
             continue
         value = getattr(strategy, f.name)
-        if short and f.default is not dataclasses.MISSING and value == f.default:
+        if short and not f.metadata.get("always_show") and f.default is not dataclasses.MISSING and value == f.default:
             continue
-        params.append(f"{f.name}={_format_value(value, short)}")
+        if f.metadata.get("positional") and not params:
+            params.append(_format_value(value, short))
+        else:
+            params.append(f"{f.name}={_format_value(value, short)}")
     return f"{name}:{','.join(params)}" if params else name
 
 
@@ -105,7 +114,21 @@ def _format_value(value: object, short: bool = False) -> str:
         return "true" if value else "false"
     if value is None:
         return "none"
+    if isinstance(value, str) and _needs_quotes(value):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     return str(value)
+
+
+_SPECIAL = frozenset(',()+"\\')
+
+
+def _needs_quotes(text: str) -> bool:
+    """True when an atom would not read back as this exact string unquoted."""
+    return (
+        text != text.strip()
+        or text.lower() in ("", "none", "null")
+        or any(char in _SPECIAL for char in text)
+    )
 
 
 class _Parser:
@@ -134,14 +157,22 @@ class _Parser:
             raise self.fail(f"expected a name at position {self.pos}")
         return self.text[start : self.pos]
 
-    def parse_spec(self, reg: Registry[Any], nested: bool = False) -> Any:
+    def parse_spec(self, reg: Registry[Any], nested: bool = False, in_list: bool = False) -> Any:
         name = self.read_name()
         cls = reg.get(name)
         fields = _init_fields(cls)
         values: dict[str, Any] = {}
         if self.peek() == ":":
             self.pos += 1
-            while True:
+            positional = _positional_field(cls)
+            if positional is not None and not self.at_named_param(fields):
+                values[positional] = self.parse_value(name, positional, fields[positional], in_list)
+                more = self.peek() == ","
+                if more:
+                    self.pos += 1
+            else:
+                more = True
+            while more:
                 mark = self.pos
                 key = self.read_name()
                 if key not in fields:
@@ -153,7 +184,7 @@ class _Parser:
                 if self.peek() != "=":
                     raise self.fail(f"expected '=' after '{key}'")
                 self.pos += 1
-                values[key] = self.parse_value(name, key, fields[key])
+                values[key] = self.parse_value(name, key, fields[key], in_list)
                 if self.peek() != ",":
                     break
                 self.pos += 1
@@ -162,22 +193,49 @@ class _Parser:
         except (TypeError, ValueError) as exc:
             raise self.fail(str(exc)) from None
 
-    def parse_value(self, owner: str, key: str, hint: Any) -> Any:
+    def at_named_param(self, fields: dict[str, Any]) -> bool:
+        """True when the text ahead is ``KEY=`` for one of ``fields`` (not a positional value)."""
+        end = self.pos
+        while end < len(self.text) and (self.text[end].isalnum() or self.text[end] in "_-."):
+            end += 1
+        return end < len(self.text) and self.text[end] == "=" and self.text[self.pos : end] in fields
+
+    def parse_value(self, owner: str, key: str, hint: Any, in_list: bool = False) -> Any:
         kind = _nested_kind(hint)
         if kind is not None:
             reg = registry(kind)
             many = _is_tuple(hint)
-            items = [self.parse_nested(reg)]
+            items = [self.parse_nested(reg, in_list or many)]
             while many and self.peek() == "+":
                 self.pos += 1
-                items.append(self.parse_nested(reg))
+                items.append(self.parse_nested(reg, True))
             return tuple(items) if many else items[0]
+        if self.peek() == '"':
+            return _convert_atom(self.read_quoted(), hint, owner, key, self, quoted=True)
+        stops = ",)+" if in_list else ",)"
         start = self.pos
-        while self.pos < len(self.text) and self.text[self.pos] not in ",)":
+        while self.pos < len(self.text) and self.text[self.pos] not in stops:
             self.pos += 1
         return _convert_atom(self.text[start : self.pos], hint, owner, key, self)
 
-    def parse_nested(self, reg: Registry[Any]) -> Any:
+    def read_quoted(self) -> str:
+        """A double-quoted atom with backslash escapes; the position ends after the closing quote."""
+        start = self.pos
+        self.pos += 1
+        chars = []
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "\\" and self.pos + 1 < len(self.text):
+                chars.append(self.text[self.pos + 1])
+                self.pos += 2
+                continue
+            self.pos += 1
+            if char == '"':
+                return "".join(chars)
+            chars.append(char)
+        raise self.fail(f"unterminated quote starting at position {start}")
+
+    def parse_nested(self, reg: Registry[Any], in_list: bool = False) -> Any:
         if self.peek() == "(":
             self.pos += 1
             value = self.parse_spec(reg)
@@ -185,12 +243,17 @@ class _Parser:
                 raise self.fail("missing ')'")
             self.pos += 1
             return value
-        return self.parse_spec(reg, nested=True)
+        return self.parse_spec(reg, nested=True, in_list=in_list)
 
 
 def _init_fields(cls: type) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls)
+    hints = typing.get_type_hints(cls, include_extras=True)
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+
+
+def _positional_field(cls: type) -> str | None:
+    """The field a spec may give first without its key, if the strategy declares one."""
+    return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("positional")), None)
 
 
 def _nested_kind(hint: Any) -> str | None:
@@ -214,13 +277,17 @@ class StrategyKind:
     kind: str
 
 
-def _convert_atom(raw: str, hint: Any, owner: str, key: str, parser: _Parser) -> Any:
-    raw = raw.strip()
+def _convert_atom(raw: str, hint: Any, owner: str, key: str, parser: _Parser, quoted: bool = False) -> Any:
     options = [hint]
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         options = list(typing.get_args(hint))
-    if type(None) in options and raw.lower() in ("none", "null", ""):
-        return None
+    if quoted:
+        if str in options:
+            return raw
+    else:
+        raw = raw.strip()
+        if type(None) in options and raw.lower() in ("none", "null", ""):
+            return None
     for option in options:
         try:
             if option is bool:

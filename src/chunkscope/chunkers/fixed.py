@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import chunkers, make_chunk
 from chunkscope.model import Chunk, Document
@@ -17,7 +17,7 @@ class FixedChunker:
     window lies inside the previous one; the last window may be short.
     """
 
-    size: int = 400
+    size: int = field(default=400, metadata={"always_show": True})
     overlap: int = 0
 
     def __post_init__(self) -> None:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
+from chunkscope import gate
 from chunkscope.cli import common, render
+from chunkscope.errors import ChunkscopeError
+from chunkscope.groups import by_tag
 from chunkscope.report import eval_report, to_csv, to_json, to_markdown
 
 NAME = "eval"
@@ -21,16 +25,28 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser)
     common.add_output_options(parser)
+    parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
+    group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
+    group.add_argument("--fail-if", action="append", metavar="COND", help="fail when e.g. 'lost>0', 'recall_at_5<0.9'")
+    group.add_argument("--baseline", metavar="REPORT", help="a saved 'chunkscope eval --json' report")
+    group.add_argument("--fail-if-worse", action="append", metavar="METRIC", help="fail when worse than in --baseline")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate and print."""
     configs = common.configs_from_args(args)
+    conditions, baseline = _gate_inputs(args)
+    if baseline is not None:
+        for config in configs:
+            baseline.summary_for(config)
     dataset = common.load_from_args(args)
     results = common.evaluate_all(dataset, configs)
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
+    render.diagnosis_table(console, results)
+    if args.by_tag:
+        render.tag_table(console, by_tag(results, dataset.questions.questions))
     common.write_outputs(
         args,
         {
@@ -39,4 +55,21 @@ def run(args: argparse.Namespace) -> int:
             "markdown": lambda: to_markdown(dataset, results),
         },
     )
+    failures = gate.check_conditions(results, conditions)
+    if baseline is not None:
+        failures += gate.check_worse(results, baseline, args.fail_if_worse)
+    if failures:
+        print(f"chunkscope: {gate.gate_message(failures)}", file=sys.stderr)
+        return common.EXIT_GATE
     return common.EXIT_OK
+
+
+def _gate_inputs(args: argparse.Namespace) -> tuple[list[gate.Condition], gate.Baseline | None]:
+    """Parse --fail-if and load --baseline before evaluating, so bad gate input fails fast."""
+    conditions = [gate.parse_condition(text) for text in args.fail_if or []]
+    if bool(args.baseline) != bool(args.fail_if_worse):
+        raise ChunkscopeError("--baseline and --fail-if-worse go together")
+    if not args.baseline:
+        return conditions, None
+    gate.check_worse_metrics(args.fail_if_worse)
+    return conditions, gate.load_baseline(args.baseline, args.fail_if_worse)

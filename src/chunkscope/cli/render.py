@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from chunkscope.loaders import Dataset
 from chunkscope.results import ConfigResult
+
+if TYPE_CHECKING:
+    from chunkscope.compare import Comparison, ComparisonSet, MetricTest
+    from chunkscope.groups import TagGroup
 
 
 def console(stderr: bool = False) -> Console:
@@ -51,3 +57,208 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
     if questions.excluded:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in questions.excluded_reasons.items())
         out.print(f"excluded at load: {questions.excluded} questions ({reasons})", style="dim")
+
+
+# ------------------------------------------------- diagnosis, tags, compare, sweep
+
+
+def diagnosis_table(out: Console, results: Sequence[ConfigResult]) -> None:
+    """Failure causes per configuration and where to look first."""
+    from chunkscope.diagnose import FailureCause, diagnose
+
+    table = Table(title="failure causes (one per question)", title_justify="left")
+    table.add_column("configuration", overflow="fold")
+    for cause in FailureCause:
+        table.add_column(cause.value, justify="right", no_wrap=True)
+    table.add_column("look first at")
+    for result in results:
+        diagnosis = diagnose(result)
+        stage = diagnosis.look_first
+        table.add_row(
+            escape(result.config.label),
+            *(str(diagnosis.counts[cause]) if diagnosis.counts[cause] else "·" for cause in FailureCause),
+            "—" if stage is None else stage.name,
+        )
+    out.print(table)
+
+
+def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
+    """Every metric per tag and configuration (a question counts in each of its tags)."""
+    table = Table(title="by tag (a question counts in each of its tags)", title_justify="left")
+    table.add_column("tag")
+    table.add_column("n", justify="right")
+    table.add_column("configuration", overflow="fold")
+    for header in ("lost", "R@5", "R@20", "MRR@10", "nDCG@10", "complete"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for group in groups:
+        for position, result in enumerate(group.results):
+            s = result.summary
+            table.add_row(
+                escape(group.tag) if position == 0 else "",
+                str(s.questions) if position == 0 else "",
+                escape(result.config.label),
+                str(s.lost),
+                f"{s.recall_at_5:.3f}",
+                f"{s.recall_at_20:.3f}",
+                f"{s.mrr_at_10:.3f}",
+                f"{s.ndcg_at_10:.3f}",
+                f"{s.complete}/{s.questions}",
+                end_section=position == len(group.results) - 1,
+            )
+    out.print(table)
+
+
+def _p(p: float) -> str:
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def _verdict(test: MetricTest) -> str:
+    if not test.significant:
+        return "[dim]n.s.[/]"
+    return "[green]B better[/]" if test.delta > 0 else "[red]B worse[/]"
+
+
+def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, moved_limit: int = 25) -> None:
+    """The compare report: metric tests, counts, transition matrix, questions that moved worst first."""
+    from chunkscope.compare import STATES
+
+    a, b = comparison.a, comparison.b
+    out.print(f"[bold]A[/] {escape(a.label)}   [bold]B[/] {escape(b.label)}")
+    budget = "no budget" if a.budget is None else f"budget {a.budget} chars ({a.overflow})"
+    out.print(f"{dataset.name}: {comparison.questions} questions; delivery top-{a.top_k}, {budget}", style="dim")
+    tests = Table(title="metrics (paired, per question)", title_justify="left")
+    tests.add_column("metric")
+    for header in ("A", "B", "Δ B−A", "95% CI", "p", "p raw", ""):
+        tests.add_column(header, justify="right" if header else "left", no_wrap=True)
+    for test in comparison.tests:
+        tests.add_row(
+            _METRIC_NAMES.get(test.metric, test.metric),
+            f"{test.mean_a:.4f}",
+            f"{test.mean_b:.4f}",
+            f"{test.delta:+.4f}",
+            f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]",
+            _p(test.p_value),
+            _p(test.p_value_raw),
+            _verdict(test),
+        )
+    out.print(tests)
+    correction = (
+        "no correction (one pair)" if comparison.correction == "none" else f"Holm over {comparison.family_size} tests"
+    )
+    out.print(
+        f"sign-flip permutation test, {comparison.permutations:,} permutations, seed {comparison.seed}; "
+        f"bootstrap 95% CI; {correction}; alpha {comparison.alpha}. Not significant does not mean equal.",
+        style="dim",
+    )
+    out.print(
+        f"first correct rank: [green]{comparison.better} better[/], [red]{comparison.worse} worse[/], "
+        f"{comparison.same} same · [green]{comparison.recovered} recovered[/], "
+        f"[red]{comparison.newly_lost} newly lost[/] · complete: +{comparison.complete_gained} "
+        f"−{comparison.complete_lost}"
+    )
+    matrix = Table(title="transitions (rows: A, columns: B)", title_justify="left")
+    matrix.add_column("A \\ B")
+    for state in STATES:
+        matrix.add_column(state, justify="right")
+    for row_state, row in zip(STATES, comparison.transitions, strict=True):
+        cells = (_transition_cell(n, s == row_state) for s, n in zip(STATES, row, strict=True))
+        matrix.add_row(row_state, *cells)
+    out.print(matrix)
+    _moved_table(out, comparison, moved_limit)
+    if comparison.by_tag:
+        _tag_deltas(out, comparison)
+
+
+def _transition_cell(count: int, diagonal: bool) -> str:
+    if not count:
+        return "·"
+    return f"[bold]{count}[/]" if diagonal else str(count)
+
+
+def _moved_table(out: Console, comparison: Comparison, limit: int) -> None:
+    moved = comparison.moved
+    if not moved:
+        out.print("no question moved")
+        return
+    table = Table(title=f"questions that moved, worst first ({len(moved)})", title_justify="left")
+    for header in ("question", "rank A", "rank B", "state A → B", "cause A → B"):
+        table.add_column(header, justify="right" if header.startswith("rank") else "left", no_wrap=True)
+    for move in moved[:limit]:
+        bad = move.newly_lost or move.movement == "worse" or move.complete_lost
+        style = "red" if bad else ("green" if move.movement == "better" or move.complete_gained else "")
+        table.add_row(
+            escape(move.question_id),
+            "–" if move.rank_a is None else str(move.rank_a),
+            "–" if move.rank_b is None else str(move.rank_b),
+            f"{move.state_a} → {move.state_b}",
+            f"{move.cause_a.value} → {move.cause_b.value}",
+            style=style,
+        )
+    out.print(table)
+    if len(moved) > limit:
+        out.print(f"… {len(moved) - limit} more (all of them in --json/--csv)", style="dim")
+
+
+def _tag_deltas(out: Console, comparison: Comparison) -> None:
+    table = Table(title="by tag: Δ B−A (p)", title_justify="left")
+    for header in ("tag", "n", "better", "worse", "newly lost"):
+        table.add_column(header, justify="left" if header == "tag" else "right")
+    for test in comparison.tests:
+        table.add_column(_METRIC_NAMES.get(test.metric, test.metric), justify="right", no_wrap=True)
+    for group in comparison.by_tag:
+        table.add_row(
+            escape(group.group),
+            str(group.questions),
+            str(group.better),
+            str(group.worse),
+            str(group.newly_lost),
+            *(
+                f"{'[bold]' if t.significant else ''}{t.delta:+.3f} ({_p(t.p_value)}){'[/]' if t.significant else ''}"
+                for t in group.tests
+            ),
+        )
+    out.print(table)
+
+
+def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> None:
+    """Every configuration with chunk counts and metrics; best per metric bold, ↓ significantly below it."""
+    from chunkscope.compare_report import sweep_marks
+
+    table = Table(title=title, title_justify="left")
+    table.add_column("configuration", overflow="fold")
+    table.add_column("chunks", justify="right")
+    table.add_column("lost", justify="right")
+    for metric in comparisons.metrics:
+        table.add_column(_METRIC_NAMES.get(metric, metric), justify="right", no_wrap=True)
+    marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
+    for index, result in enumerate(results):
+        cells = []
+        for column, metric in enumerate(comparisons.metrics):
+            value = f"{comparisons.means[index][column]:.4f}"
+            mark = marks[metric][index]
+            cells.append(_SWEEP_MARKS[mark].format(value))
+        s = result.summary
+        table.add_row(escape(result.config.label), str(s.index_chunks), f"[red]{s.lost}[/]" if s.lost else "0", *cells)
+    out.print(table)
+
+
+def sweep_legend(out: Console, comparisons: ComparisonSet) -> None:
+    """What ★ and ↓ mean, and the correction family."""
+    out.print(
+        f"★ best mean per metric; ↓ below the best with Holm-corrected p < {comparisons.alpha} "
+        f"({len(comparisons.pairs)} pairs × {len(comparisons.metrics)} metrics = {comparisons.family_size} tests, "
+        "paired sign-flip permutation test). No mark: no detectable difference from the best, "
+        "which does not mean equal.",
+        style="dim",
+    )
+
+
+_SWEEP_MARKS = {"best": "[bold green]{} ★[/]", "worse": "{} ↓", "": "{}  "}
+
+_METRIC_NAMES = {
+    "recall_at_5": "R@5",
+    "recall_at_20": "R@20",
+    "mrr_at_10": "MRR@10",
+    "ndcg_at_10": "nDCG@10",
+    "complete": "complete",
+}

@@ -1,19 +1,164 @@
-"""``chunkscope sweep``: evaluate a grid of configurations."""
+"""``chunkscope sweep``: evaluate a grid of configurations and test every pair."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
 from typing import Any
 
+from chunkscope.cli import common, render
+from chunkscope.cli.compare_cmd import add_test_options
+from chunkscope.compare import compare_all
+from chunkscope.compare_report import sweep_csv, sweep_markdown, sweep_report
+from chunkscope.configspec import make_config
+from chunkscope.errors import ChunkscopeError
+from chunkscope.groups import question_tags, restrict, tag_positions
+from chunkscope.report import to_json
+from chunkscope.results import Config
+
 NAME = "sweep"
+
+PUBLISHED_CHUNKERS = (
+    "fixed:size=100",
+    "fixed:size=100,overlap=20",
+    "fixed:size=200",
+    "fixed:size=200,overlap=40",
+    "fixed:size=400",
+    "fixed:size=400,overlap=80",
+    "fixed:size=800,overlap=160",
+    "paragraph",
+)
+"""The published eight: fixed 100/200/400 with 0% and 20% overlap, 800 with 20%, paragraphs."""
+
+PRESETS = {"published": PUBLISHED_CHUNKERS}
 
 
 def add_parser(subparsers: Any) -> None:
     """Register the subcommand."""
-    parser = subparsers.add_parser(NAME, help="sweep two configurations question by question")
+    parser = subparsers.add_parser(
+        NAME,
+        help="evaluate a grid of chunkers and test every pair of configurations",
+        description=(
+            "Evaluate a grid of chunkers (default: the published eight), print every configuration's metrics, "
+            "mark the best per metric and the configurations significantly below it after Holm's correction "
+            "over every pair and metric."
+        ),
+    )
+    common.add_input_options(parser)
+    grid = parser.add_argument_group("grid (default: --preset published)")
+    grid.add_argument("--size", type=int_list, metavar="N,N,...", help="fixed window sizes, e.g. 100,200,400,800")
+    grid.add_argument(
+        "--overlap",
+        type=number_list,
+        metavar="X,X,...",
+        help="overlaps: a fraction of the size when < 1 (0.2 = 20%%), characters when >= 1 (default 0)",
+    )
+    grid.add_argument("--chunker", action="append", metavar="SPEC", help="extra chunker spec (repeatable)")
+    grid.add_argument("--preset", choices=sorted(PRESETS), help="built-in grid; published = the eight configurations")
+    group = parser.add_argument_group("configuration (shared by every chunker)")
+    group.add_argument("--retriever", metavar="SPEC", default="bm25", help="retriever spec (default: bm25)")
+    common.add_delivery_options(group)
+    add_test_options(parser)
+    parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
+    common.add_output_options(parser)
     parser.set_defaults(run=run)
 
 
+def int_list(text: str) -> list[int]:
+    """argparse type: comma-separated positive integers."""
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, got {text!r}") from None
+    if not values or any(value < 1 for value in values):
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers >= 1, got {text!r}")
+    return values
+
+
+def number_list(text: str) -> list[float]:
+    """argparse type: comma-separated non-negative numbers."""
+    try:
+        values = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
+    if not values or any(value < 0 for value in values):
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers >= 0, got {text!r}")
+    return values
+
+
+def overlap_chars(size: int, overlap: float) -> int:
+    """Overlap in characters: ``round(overlap * size)`` for a fraction (< 1), else ``overlap`` itself."""
+    if overlap < 1:
+        return round(overlap * size)
+    if overlap != int(overlap):
+        raise ChunkscopeError(f"--overlap {overlap}: values >= 1 are characters and must be whole numbers")
+    return int(overlap)
+
+
+def grid_chunkers(sizes: Sequence[int], overlaps: Sequence[float]) -> tuple[list[str], list[str]]:
+    """Chunker specs of the size x overlap grid, and a note for each combination skipped as invalid."""
+    specs: list[str] = []
+    notes: list[str] = []
+    for size in sizes:
+        for overlap in overlaps:
+            chars = overlap_chars(size, overlap)
+            if chars >= size:
+                notes.append(f"skipped size {size} with overlap {overlap:g} ({chars} characters >= size)")
+                continue
+            specs.append(f"fixed:size={size}" + (f",overlap={chars}" if chars else ""))
+    return specs, notes
+
+
+def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
+    """The configurations to evaluate (duplicates removed, order kept) and notes on skipped combinations."""
+    specs: list[str] = []
+    notes: list[str] = []
+    if args.overlap is not None and args.size is None:
+        raise ChunkscopeError("--overlap needs --size (the window sizes it applies to)")
+    if args.size is not None:
+        specs, notes = grid_chunkers(args.size, args.overlap if args.overlap is not None else [0.0])
+    specs += args.chunker or []
+    if args.preset or not specs:
+        specs = list(PRESETS[args.preset or "published"]) + specs
+    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+    unique = list(dict.fromkeys(configs))
+    if len(unique) < 2:
+        raise ChunkscopeError("a sweep needs at least two distinct configurations")
+    return unique, notes
+
+
 def run(args: argparse.Namespace) -> int:
-    """Not built yet."""
-    raise NotImplementedError
+    """Evaluate the grid, test every pair, print the table and write reports."""
+    configs, notes = sweep_configs(args)
+    dataset = common.load_from_args(args)
+    results = common.evaluate_all(dataset, configs)
+    questions = dataset.questions.questions
+    tags = question_tags(questions) if args.by_tag else None
+    comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
+    positions = tag_positions([q.id for q in questions], tags or {})
+    tag_results = [[restrict(result, positions[group.group]) for result in results] for group in comparisons.by_tag]
+    console = render.console(stderr=common.stdout_is_data(args))
+    for note in notes:
+        print(f"chunkscope: note: {note}", file=sys.stderr)
+    first = configs[0]
+    budget = "no budget" if first.budget is None else f"budget {first.budget} chars ({first.overflow})"
+    title = (
+        f"{dataset.name}: {len(dataset.corpus.documents)} documents, {len(questions)} questions; "
+        f"top-{first.top_k}, {budget}"
+    )
+    render.sweep_table(console, title, comparisons, results)
+    render.sweep_legend(console, comparisons)
+    for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
+        render.sweep_table(
+            console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
+        )
+    common.write_outputs(
+        args,
+        {
+            "json": lambda: to_json(sweep_report(dataset, results, comparisons, tag_results)),
+            "csv": lambda: sweep_csv(comparisons, results, tag_results),
+            "markdown": lambda: sweep_markdown(dataset, results, comparisons, tag_results),
+        },
+    )
+    return common.EXIT_OK

@@ -1,0 +1,438 @@
+"""Comparison and sweep reports as JSON, CSV and Markdown.
+
+Every JSON report carries the provenance of :func:`chunkscope.report.provenance`
+(chunkscope version, input files with SHA-256, metric policy) and states that
+"not significant" does not mean "equal". Every test carries ``p_value`` (Holm
+adjusted where a correction applies) and ``p_value_raw``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from chunkscope import __version__
+from chunkscope.compare import METRICS, NOT_SIGNIFICANT_NOTE, STATES, Comparison, ComparisonSet, MetricTest
+from chunkscope.diagnose import diagnose, diagnosis_dict
+from chunkscope.loaders import Dataset
+from chunkscope.report import config_dict, provenance
+from chunkscope.results import Config, ConfigResult
+
+METRIC_LABELS = {
+    "recall_at_5": "R@5",
+    "recall_at_20": "R@20",
+    "mrr_at_10": "MRR@10",
+    "ndcg_at_10": "nDCG@10",
+    "complete": "complete",
+}
+"""Short column headings of the tested metrics."""
+
+
+def config_ref(config: Config) -> dict[str, Any]:
+    """A configuration's identity: label plus every field."""
+    return {
+        "label": config.label,
+        "chunker": config.chunker,
+        "retriever": config.retriever,
+        "top_k": config.top_k,
+        "budget": config.budget,
+        "overflow": config.overflow,
+    }
+
+
+def test_dict(test: MetricTest) -> dict[str, Any]:
+    """One metric test as plain JSON values."""
+    return {
+        "metric": test.metric,
+        "mean_a": test.mean_a,
+        "mean_b": test.mean_b,
+        "delta": test.delta,
+        "ci95": [test.ci_low, test.ci_high],
+        "p_value": test.p_value,
+        "p_value_raw": test.p_value_raw,
+        "significant": test.significant,
+        "exact": test.exact,
+    }
+
+
+def comparison_dict(comparison: Comparison, with_moves: bool = True, with_tags: bool = True) -> dict[str, Any]:
+    """A comparison as plain JSON values; per-tag comparisons nested under ``by_tag``."""
+    entry: dict[str, Any] = {
+        "a": config_ref(comparison.a),
+        "b": config_ref(comparison.b),
+        "group": comparison.group,
+        "questions": comparison.questions,
+        "counts": {
+            "better": comparison.better,
+            "worse": comparison.worse,
+            "same": comparison.same,
+            "recovered": comparison.recovered,
+            "newly_lost": comparison.newly_lost,
+            "complete_gained": comparison.complete_gained,
+            "complete_lost": comparison.complete_lost,
+        },
+        "transitions": {"states": list(STATES), "rows_a_columns_b": [list(row) for row in comparison.transitions]},
+        "tests": [test_dict(test) for test in comparison.tests],
+        "test_settings": {
+            "test": "two-sided paired sign-flip permutation test of the mean difference",
+            "permutations": comparison.permutations,
+            "bootstrap_resamples": comparison.resamples,
+            "seed": comparison.seed,
+            "alpha": comparison.alpha,
+            "correction": comparison.correction,
+            "family_size": comparison.family_size,
+        },
+    }
+    if with_moves:
+        entry["moved"] = [
+            {
+                "id": move.question_id,
+                "rank_a": move.rank_a,
+                "rank_b": move.rank_b,
+                "state_a": move.state_a,
+                "state_b": move.state_b,
+                "movement": move.movement,
+                "recovered": move.recovered,
+                "newly_lost": move.newly_lost,
+                "complete_a": move.complete_a,
+                "complete_b": move.complete_b,
+                "cause_a": move.cause_a.value,
+                "cause_b": move.cause_b.value,
+            }
+            for move in comparison.moved
+        ]
+    if with_tags and comparison.by_tag:
+        entry["by_tag"] = [comparison_dict(group, with_moves=False) for group in comparison.by_tag]
+    return entry
+
+
+def _summary_entry(result: ConfigResult) -> dict[str, Any]:
+    entry = config_dict(result, with_questions=False)
+    entry.setdefault("diagnosis", diagnosis_dict(diagnose(result)))
+    entry["label"] = result.config.label
+    return entry
+
+
+def compare_report(dataset: Dataset, results: Sequence[ConfigResult], comparison: Comparison) -> dict[str, Any]:
+    """The ``chunkscope compare`` JSON report: provenance, both summaries, the comparison."""
+    return {
+        **provenance(dataset),
+        "note": NOT_SIGNIFICANT_NOTE,
+        "configs": [_summary_entry(result) for result in results],
+        "comparison": comparison_dict(comparison),
+        "excluded_questions": dataset.questions.excluded,
+    }
+
+
+COMPARE_CSV_COLUMNS = (
+    "question",
+    "rank_a",
+    "rank_b",
+    "state_a",
+    "state_b",
+    "movement",
+    "recovered",
+    "newly_lost",
+    "complete_a",
+    "complete_b",
+    "cause_a",
+    "cause_b",
+)
+
+
+def compare_csv(comparison: Comparison) -> str:
+    """One row per question, in question-set order."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(COMPARE_CSV_COLUMNS)
+    for move in comparison.moves:
+        writer.writerow(
+            [
+                move.question_id,
+                "" if move.rank_a is None else move.rank_a,
+                "" if move.rank_b is None else move.rank_b,
+                move.state_a,
+                move.state_b,
+                move.movement,
+                int(move.recovered),
+                int(move.newly_lost),
+                int(move.complete_a),
+                int(move.complete_b),
+                move.cause_a.value,
+                move.cause_b.value,
+            ]
+        )
+    return buffer.getvalue()
+
+
+def format_p(p: float) -> str:
+    """A p-value with 3 significant decimals, ``<0.001`` below that."""
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+def verdict(test: MetricTest) -> str:
+    """``B better`` / ``B worse`` when significant, else ``n.s.``."""
+    if not test.significant:
+        return "n.s."
+    return "B better" if test.delta > 0 else "B worse"
+
+
+def _header(dataset: Dataset) -> list[str]:
+    return [
+        f"chunkscope {__version__}; inputs: "
+        + ", ".join(f"`{s.path}` (sha256 {s.sha256[:12]})" for s in dataset.sources),
+        "",
+    ]
+
+
+def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int = 30) -> str:
+    """Metric table, counts, transition matrix and the questions that moved, worst first."""
+    a, b = comparison.a, comparison.b
+    lines = [f"# chunkscope compare: {dataset.name}", "", *_header(dataset)]
+    lines += [f"A = `{a.label}`, B = `{b.label}`; {_delivery(a)}; {comparison.questions} questions.", ""]
+    lines += markdown_tests(comparison)
+    lines += ["", _settings_line(comparison), "", markdown_counts(comparison), ""]
+    lines += markdown_transitions(comparison)
+    lines += ["", "Questions that moved, worst first:", ""]
+    lines += markdown_moved(comparison, moved_limit)
+    if comparison.by_tag:
+        lines += ["", "## By tag", ""]
+        lines += markdown_tag_deltas(comparison)
+    return "\n".join(lines) + "\n"
+
+
+def _delivery(config: Config) -> str:
+    budget = "no budget" if config.budget is None else f"budget {config.budget} ({config.overflow})"
+    return f"top-{config.top_k}, {budget}"
+
+
+def _settings_line(comparison: Comparison) -> str:
+    correction = (
+        "no multiple-comparison correction (one pair)"
+        if comparison.correction == "none"
+        else f"Holm-corrected over {comparison.family_size} tests"
+    )
+    return (
+        f"Paired sign-flip permutation test, {comparison.permutations:,} permutations, seed {comparison.seed}; "
+        f"bootstrap 95% CI; {correction}; significant when p < {comparison.alpha}. "
+        f"Not significant does not mean equal."
+    )
+
+
+def markdown_tests(comparison: Comparison) -> list[str]:
+    """The metric table: A, B, delta, CI, p-values, verdict."""
+    lines = ["| metric | A | B | Δ (B−A) | 95% CI | p | p raw | |", "|---|---:|---:|---:|---|---:|---:|---|"]
+    for test in comparison.tests:
+        lines.append(
+            f"| {METRIC_LABELS.get(test.metric, test.metric)} | {test.mean_a:.4f} | {test.mean_b:.4f} | "
+            f"{test.delta:+.4f} | [{test.ci_low:+.4f}, {test.ci_high:+.4f}] | {format_p(test.p_value)} | "
+            f"{format_p(test.p_value_raw)} | {verdict(test)} |"
+        )
+    return lines
+
+
+def markdown_counts(comparison: Comparison) -> str:
+    """Better / worse / same / recovered / newly lost / complete gained and lost, as one line."""
+    return (
+        f"First correct rank: **{comparison.better} better**, **{comparison.worse} worse**, {comparison.same} same; "
+        f"{comparison.recovered} recovered, {comparison.newly_lost} newly lost; "
+        f"complete: {comparison.complete_gained} gained, {comparison.complete_lost} lost."
+    )
+
+
+def markdown_transitions(comparison: Comparison) -> list[str]:
+    """The transition matrix: rows are A's state, columns B's."""
+    lines = ["| A \\ B | " + " | ".join(STATES) + " |", "|---|" + "---:|" * len(STATES)]
+    for state, row in zip(STATES, comparison.transitions, strict=True):
+        lines.append(f"| {state} | " + " | ".join(str(count) for count in row) + " |")
+    return lines
+
+
+def markdown_moved(comparison: Comparison, limit: int) -> list[str]:
+    """The questions that moved, worst first (at most ``limit``)."""
+    moved = comparison.moved
+    if not moved:
+        return ["No question moved."]
+    lines = ["| question | rank A | rank B | state | cause |", "|---|---:|---:|---|---|"]
+    for move in moved[:limit]:
+        lines.append(
+            f"| {move.question_id} | {move.rank_a or '–'} | {move.rank_b or '–'} | {move.state_a} → {move.state_b} | "
+            f"{move.cause_a.value} → {move.cause_b.value} |"
+        )
+    if len(moved) > limit:
+        lines.append(f"| … {len(moved) - limit} more | | | | |")
+    return lines
+
+
+def markdown_tag_deltas(comparison: Comparison) -> list[str]:
+    """Per tag: size, better/worse/newly lost, and each metric's delta with its p-value."""
+    headers = [METRIC_LABELS.get(t.metric, t.metric) for t in comparison.tests]
+    lines = [
+        "| tag | n | better | worse | newly lost | " + " | ".join(f"Δ {h}" for h in headers) + " |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(headers),
+    ]
+    for group in comparison.by_tag:
+        cells = [f"{t.delta:+.3f} (p {format_p(t.p_value)}){' *' if t.significant else ''}" for t in group.tests]
+        lines.append(
+            f"| {group.group} | {group.questions} | {group.better} | {group.worse} | {group.newly_lost} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return lines
+
+
+# ------------------------------------------------------------------ sweeps
+
+
+def sweep_marks(comparisons: ComparisonSet, metric: str) -> list[str]:
+    """Per configuration: ``best``, ``worse`` (significantly below the best after correction) or ``""``."""
+    best = comparisons.best(metric)
+    return [
+        "best" if index == best else ("worse" if comparisons.differs_from_best(metric, index) else "")
+        for index in range(len(comparisons.configs))
+    ]
+
+
+def sweep_dict(comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> dict[str, Any]:
+    """One question group of a sweep: per configuration metrics and marks, plus every pairwise test."""
+    rows = []
+    for index, result in enumerate(results):
+        row = _summary_entry(result)
+        row["marks"] = {metric: sweep_marks(comparisons, metric)[index] for metric in comparisons.metrics}
+        rows.append(row)
+    return {
+        "group": comparisons.group,
+        "questions": results[0].summary.questions if results else 0,
+        "configs": rows,
+        "best": {metric: comparisons.configs[comparisons.best(metric)].label for metric in comparisons.metrics},
+        "family_size": comparisons.family_size,
+        "correction": "holm",
+        "pairs": [comparison_dict(pair, with_moves=False, with_tags=False) for pair in comparisons.pairs],
+    }
+
+
+def sweep_report(
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    comparisons: ComparisonSet,
+    tag_results: Sequence[Sequence[ConfigResult]] = (),
+) -> dict[str, Any]:
+    """The ``chunkscope sweep`` JSON report.
+
+    ``tag_results[i]`` are the results restricted to ``comparisons.by_tag[i]``'s questions.
+    """
+    report = {
+        **provenance(dataset),
+        "note": NOT_SIGNIFICANT_NOTE,
+        "family": "every (pair, metric) test of one question group; each tag is its own family",
+        "metrics": list(comparisons.metrics),
+        **sweep_dict(comparisons, results),
+        "excluded_questions": dataset.questions.excluded,
+    }
+    if comparisons.by_tag:
+        report["by_tag"] = [
+            sweep_dict(group, group_results)
+            for group, group_results in zip(comparisons.by_tag, tag_results, strict=True)
+        ]
+    return report
+
+
+SWEEP_CSV_COLUMNS = (
+    "group",
+    "questions",
+    "configuration",
+    "chunker",
+    "retriever",
+    "index_chunks",
+    "lost",
+    *METRICS,
+    *(f"{metric}_mark" for metric in METRICS),
+    *(f"{metric}_p_vs_best" for metric in METRICS),
+)
+
+
+def sweep_csv(
+    comparisons: ComparisonSet, results: Sequence[ConfigResult], tag_results: Sequence[Sequence[ConfigResult]] = ()
+) -> str:
+    """One row per (question group, configuration): metrics, marks and the corrected p-value against the best."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(SWEEP_CSV_COLUMNS)
+    groups = [(comparisons, results), *zip(comparisons.by_tag, tag_results, strict=True)]
+    for group, group_results in groups:
+        marks = {metric: sweep_marks(group, metric) for metric in METRICS}
+        for index, result in enumerate(group_results):
+            s = result.summary
+            writer.writerow(
+                [
+                    group.group,
+                    s.questions,
+                    result.config.label,
+                    result.config.chunker,
+                    result.config.retriever,
+                    s.index_chunks,
+                    s.lost,
+                    *(f"{group.means[index][group.metrics.index(m)]:.6f}" for m in METRICS),
+                    *(marks[m][index] for m in METRICS),
+                    *(_p_against_best(group, m, index) for m in METRICS),
+                ]
+            )
+    return buffer.getvalue()
+
+
+def _p_against_best(comparisons: ComparisonSet, metric: str, index: int) -> str:
+    best = comparisons.best(metric)
+    if index == best:
+        return ""
+    return f"{comparisons.pair(min(index, best), max(index, best)).test(metric).p_value:.6g}"
+
+
+def sweep_markdown(
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    comparisons: ComparisonSet,
+    tag_results: Sequence[Sequence[ConfigResult]] = (),
+) -> str:
+    """The sweep table (best per metric in bold, ``↓`` = significantly below the best) per question group."""
+    lines = [f"# chunkscope sweep: {dataset.name}", "", *_header(dataset)]
+    lines += [
+        f"{len(results)} configurations; {_delivery(results[0].config)}; {results[0].summary.questions} questions.",
+        "",
+    ]
+    lines += markdown_sweep_table(comparisons, results)
+    lines += ["", sweep_legend(comparisons)]
+    for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
+        lines += ["", f"## tag `{group.group}` ({group_results[0].summary.questions} questions)", ""]
+        lines += markdown_sweep_table(group, group_results)
+    return "\n".join(lines) + "\n"
+
+
+def sweep_legend(comparisons: ComparisonSet) -> str:
+    """What the marks mean, and the family the correction ran over."""
+    pairs = len(comparisons.pairs)
+    return (
+        f"**Bold**: best mean per metric. ↓: below the best with Holm-corrected p < {comparisons.alpha} "
+        f"({pairs} pairs × {len(comparisons.metrics)} metrics = {comparisons.family_size} tests, paired sign-flip "
+        f"permutation test). No mark: no detectable difference from the best — not significant does not mean equal."
+    )
+
+
+def markdown_sweep_table(comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> list[str]:
+    """Every configuration with chunk count, lost and each tested metric, marked."""
+    headers = [METRIC_LABELS.get(m, m) for m in comparisons.metrics]
+    lines = [
+        "| configuration | chunks | lost | " + " | ".join(headers) + " |",
+        "|---|---:|---:|" + "---:|" * len(headers),
+    ]
+    marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
+    for index, result in enumerate(results):
+        cells = []
+        for column, metric in enumerate(comparisons.metrics):
+            value = f"{comparisons.means[index][column]:.4f}"
+            mark = marks[metric][index]
+            cells.append(f"**{value}**" if mark == "best" else (f"{value} ↓" if mark == "worse" else value))
+        s = result.summary
+        lines.append(f"| `{result.config.label}` | {s.index_chunks} | {s.lost} | " + " | ".join(cells) + " |")
+    return lines

@@ -1,0 +1,307 @@
+"""The CI gate: conditions on summary metrics, and regressions against a saved baseline report.
+
+Conditions (``--fail-if``) read ``METRIC OP NUMBER`` with ``OP`` one of
+``< <= > >= == !=`` and ``METRIC`` a numeric field of the evaluation summary
+(:data:`GATE_METRICS`: ``lost``, ``recall_at_5``, ``complete`` ...; counts are
+question counts, ``recall_*``/``mrr_*``/``ndcg_*`` are means in [0, 1]). A
+condition *fails* the gate when it holds for any evaluated configuration, so
+``lost>0`` fails when some configuration loses evidence.
+
+A baseline (``--baseline report.json --fail-if-worse METRIC``) is a JSON report
+written by ``chunkscope eval --json``. It is refused (:class:`InputError`, exit
+2) when it is malformed, when its ``policy`` differs from the current
+:data:`chunkscope.report.METRIC_POLICY` (its numbers would mean something
+else), when a current configuration has no baseline configuration with the
+same chunker, retriever, top_k, budget and overflow, or when the two were
+evaluated on different numbers of questions. A metric is worse when it moved in
+its bad direction (:data:`WORSE_DIRECTION`) by more than ``1e-12``.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from chunkscope.errors import InputError, SpecError
+from chunkscope.report import METRIC_POLICY
+from chunkscope.results import Config, ConfigResult
+
+__all__ = [
+    "GATE_METRICS",
+    "OPERATORS",
+    "WORSE_DIRECTION",
+    "Baseline",
+    "Condition",
+    "GateFailure",
+    "check_conditions",
+    "check_worse",
+    "check_worse_metrics",
+    "gate_message",
+    "load_baseline",
+    "parse_condition",
+]
+
+GATE_METRICS = (
+    "questions",
+    "index_chunks",
+    "indexed_chars",
+    "evidence_exists",
+    "lost",
+    "doc_hits",
+    "complete",
+    "recall_at_5",
+    "recall_at_20",
+    "mrr_at_10",
+    "ndcg_at_10",
+    "sent_chars",
+    "duplicate_chars",
+)
+"""Summary fields a condition may name."""
+
+OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
+    "<=": operator.le,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+    "<": operator.lt,
+    ">": operator.gt,
+}
+
+WORSE_DIRECTION: Mapping[str, int] = {
+    "evidence_exists": -1,
+    "doc_hits": -1,
+    "complete": -1,
+    "recall_at_5": -1,
+    "recall_at_20": -1,
+    "mrr_at_10": -1,
+    "ndcg_at_10": -1,
+    "lost": 1,
+    "duplicate_chars": 1,
+}
+"""-1: lower is worse; +1: higher is worse. Only these metrics can be gated against a baseline."""
+
+_TOLERANCE = 1e-12
+_CONDITION = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A failing condition such as ``recall_at_5<0.9``."""
+
+    metric: str
+    op: str
+    threshold: float
+    text: str
+    """The condition as written."""
+
+    def holds(self, value: float) -> bool:
+        """True when ``value OP threshold``: the gate fails."""
+        return OPERATORS[self.op](value, self.threshold)
+
+
+@dataclass(frozen=True, slots=True)
+class GateFailure:
+    """One configuration that failed one check."""
+
+    config: Config
+    metric: str
+    value: float
+    threshold: float
+    """The condition's number, or the baseline's value."""
+    reason: str
+    """One line naming configuration, metric, value and threshold."""
+
+
+def parse_condition(text: str) -> Condition:
+    """Parse ``METRIC OP NUMBER``; SpecError naming what is wrong otherwise."""
+    match = _CONDITION.match(text)
+    if not match:
+        raise SpecError(f"--fail-if {text!r}: expected METRIC OP NUMBER, e.g. 'recall_at_5<0.9' (OP: < <= > >= == !=)")
+    metric, op, number = match.groups()
+    if metric not in GATE_METRICS:
+        raise SpecError(f"--fail-if {text!r}: unknown metric {metric!r}; choose from {', '.join(GATE_METRICS)}")
+    return Condition(metric, op, float(number), text.strip())
+
+
+def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condition]) -> list[GateFailure]:
+    """Every (configuration, condition) for which the condition holds, in that order."""
+    failures = []
+    for result in results:
+        for condition in conditions:
+            value = float(getattr(result.summary, condition.metric))
+            if condition.holds(value):
+                failures.append(
+                    GateFailure(
+                        result.config,
+                        condition.metric,
+                        value,
+                        condition.threshold,
+                        f"{_describe(result.config)}: {condition.metric} = {_number(value)} meets --fail-if "
+                        f"'{condition.text}' (threshold {_number(condition.threshold)})",
+                    )
+                )
+    return failures
+
+
+@dataclass(frozen=True, slots=True)
+class Baseline:
+    """A saved evaluation report's configurations and summaries."""
+
+    path: str
+    summaries: Mapping[tuple[str, str, int, int | None, str], Mapping[str, Any]]
+    """(chunker, retriever, top_k, budget, overflow) -> summary."""
+    positions: Mapping[tuple[str, str, int, int | None, str], int]
+    """Where each configuration sits in the report's ``configs`` list."""
+
+    def summary_for(self, config: Config) -> tuple[int, Mapping[str, Any]]:
+        """The baseline summary (and its position) of the configuration matching ``config``."""
+        key = _key(config)
+        if key not in self.summaries:
+            raise InputError(
+                self.path,
+                f"no configuration matches {config.chunker}/{config.retriever} top-{config.top_k} "
+                f"budget {config.budget} overflow {config.overflow}",
+                field="configs",
+            )
+        return self.positions[key], self.summaries[key]
+
+
+def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
+    """Read and validate a saved ``chunkscope eval --json`` report.
+
+    ``metrics`` must be present as numbers in every configuration's summary.
+    Raises InputError naming the file and the field.
+    """
+    name = str(path)
+    try:
+        report = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(name, f"not a JSON report: {exc}") from None
+    if not isinstance(report, dict):
+        raise InputError(name, "not a chunkscope report (expected a JSON object)")
+    if "policy" not in report:
+        raise InputError(name, "missing: the report records no metric policy", field="policy")
+    current = json.loads(json.dumps(METRIC_POLICY))
+    if report["policy"] != current:
+        differing = _differing_keys(report["policy"], current)
+        raise InputError(
+            name,
+            f"metric policy differs from this chunkscope's ({differing}): its numbers are not comparable",
+            field="policy",
+        )
+    configs = report.get("configs")
+    if not isinstance(configs, list) or not configs:
+        raise InputError(name, "missing or empty list of configurations", field="configs")
+    summaries: dict[tuple[str, str, int, int | None, str], Mapping[str, Any]] = {}
+    positions: dict[tuple[str, str, int, int | None, str], int] = {}
+    for index, entry in enumerate(configs):
+        key, summary = _baseline_entry(name, index, entry, metrics)
+        summaries[key] = summary
+        positions[key] = index
+    return Baseline(name, summaries, positions)
+
+
+def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Sequence[str]) -> list[GateFailure]:
+    """Every (configuration, metric) that is worse than in the baseline.
+
+    Raises InputError when a configuration has no baseline counterpart or was
+    evaluated on a different number of questions.
+    """
+    failures = []
+    for result in results:
+        index, summary = baseline.summary_for(result.config)
+        if summary["questions"] != result.summary.questions:
+            raise InputError(
+                baseline.path,
+                f"baseline has {summary['questions']} questions, this run {result.summary.questions}: not comparable",
+                field=f"configs[{index}].summary.questions",
+            )
+        for metric in metrics:
+            value = float(getattr(result.summary, metric))
+            before = float(summary[metric])
+            if (value - before) * WORSE_DIRECTION[metric] > _TOLERANCE:
+                failures.append(
+                    GateFailure(
+                        result.config,
+                        metric,
+                        value,
+                        before,
+                        f"{_describe(result.config)}: {metric} = {_number(value)} is worse than the baseline "
+                        f"{_number(before)} ({baseline.path})",
+                    )
+                )
+    return failures
+
+
+def check_worse_metrics(metrics: Sequence[str]) -> None:
+    """SpecError unless every metric has a known bad direction."""
+    for metric in metrics:
+        if metric not in WORSE_DIRECTION:
+            raise SpecError(
+                f"--fail-if-worse {metric!r}: choose from {', '.join(WORSE_DIRECTION)} "
+                "(metrics with a known better direction)"
+            )
+
+
+def gate_message(failures: Sequence[GateFailure]) -> str:
+    """The one-line reason: the first failure, plus how many more there are."""
+    first = failures[0].reason
+    more = len(failures) - 1
+    return f"gate failed: {first}" + (f" (and {more} more failure{'s' if more > 1 else ''})" if more else "")
+
+
+def _describe(config: Config) -> str:
+    budget = "no budget" if config.budget is None else f"budget {config.budget} {config.overflow}"
+    return f"{config.label} (top-{config.top_k}, {budget})"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4f}"
+
+
+def _key(config: Config) -> tuple[str, str, int, int | None, str]:
+    return (config.chunker, config.retriever, config.top_k, config.budget, config.overflow)
+
+
+def _differing_keys(saved: Any, current: Mapping[str, Any]) -> str:
+    if not isinstance(saved, dict):
+        return "not an object"
+    keys = sorted(k for k in set(saved) | set(current) if saved.get(k) != current.get(k))
+    return "differs in " + ", ".join(keys)
+
+
+def _baseline_entry(
+    name: str, index: int, entry: Any, metrics: Sequence[str]
+) -> tuple[tuple[str, str, int, int | None, str], Mapping[str, Any]]:
+    where = f"configs[{index}]"
+    if not isinstance(entry, dict):
+        raise InputError(name, "must be an object", field=where)
+    kinds: dict[str, tuple[type, ...]] = {
+        "chunker": (str,),
+        "retriever": (str,),
+        "top_k": (int,),
+        "budget": (int, type(None)),
+        "overflow": (str,),
+        "summary": (dict,),
+    }
+    for field, kind in kinds.items():
+        if field not in entry:
+            raise InputError(name, "missing", field=f"{where}.{field}")
+        if not isinstance(entry[field], kind) or isinstance(entry[field], bool):
+            raise InputError(name, f"has the wrong type ({type(entry[field]).__name__})", field=f"{where}.{field}")
+    summary = entry["summary"]
+    for metric in ("questions", *metrics):
+        value = summary.get(metric)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise InputError(name, "missing or not a number", field=f"{where}.summary.{metric}")
+    key = (entry["chunker"], entry["retriever"], entry["top_k"], entry["budget"], entry["overflow"])
+    return key, summary
