@@ -89,6 +89,7 @@ class DeliveredChunk:
 
 
 DeliveryStop = Literal["top_k", "budget", "exhausted"]
+Attribution = Literal["child", "parent", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +162,10 @@ class QuestionResult:
     """A delivered chunk belongs to a document holding an evidence span."""
     item_ranks: tuple[tuple[int, ...], ...] = ()
     """Per required item: ranks (1-based) of ranked hits whose delivered unit contains an alternative."""
+    attribution: tuple[Attribution, ...] = ()
+    """Parent-child chunking only, per required item: ``child`` when a delivered hit's own
+    (child) chunk contains an alternative, ``parent`` when only the delivered parents do,
+    ``none`` when the item was not delivered. Empty for other chunkers."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)

@@ -90,7 +90,7 @@ def format_spec(strategy: object, short: bool = False) -> str:
     With ``short``, parameters equal to their default are left out (for display).
     """
     name = getattr(strategy, "spec_name", type(strategy).__name__)
-    params = []
+    params: list[str] = []
     for f in dataclasses.fields(strategy):  # type: ignore[arg-type]
         if not f.init or f.metadata.get("hidden"):
             continue
@@ -124,11 +124,7 @@ _SPECIAL = frozenset(',()+"\\')
 
 def _needs_quotes(text: str) -> bool:
     """True when an atom would not read back as this exact string unquoted."""
-    return (
-        text != text.strip()
-        or text.lower() in ("", "none", "null")
-        or any(char in _SPECIAL for char in text)
-    )
+    return text != text.strip() or text.lower() in ("", "none", "null") or any(char in _SPECIAL for char in text)
 
 
 class _Parser:

@@ -13,6 +13,7 @@ from chunkscope.evaluate import Evaluator
 from chunkscope.loaders import Dataset, load_dataset
 from chunkscope.report import write_atomic
 from chunkscope.results import Config, ConfigResult
+from chunkscope.spec import format_spec
 
 EXIT_OK = 0
 EXIT_GATE = 1
@@ -40,6 +41,49 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         default="first",
         help="gold is the first answer (default) or any answer",
     )
+    group.add_argument(
+        "--chunks",
+        action=ImportedChunksOption,
+        metavar="FILE",
+        help="production chunks JSONL ({id, doc, start, end} or {id, doc, text}): shorthand for the chunker "
+        "imported:path=FILE, which a bare 'imported' spec then also means",
+    )
+    group.add_argument(
+        "--run",
+        action=RunFileOption,
+        dest="run_file",  # args.run is the command's entry point
+        metavar="FILE",
+        help="production ranking as a TREC run file (qid Q0 chunk_id rank score tag): shorthand for "
+        "--retriever run:path=FILE, which a bare 'run' spec then also means",
+    )
+
+
+class ImportedChunksOption(argparse.Action):
+    """``--chunks FILE``: add (or, for a single-chunker command, set) the chunker ``imported:path=FILE``."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        from chunkscope.chunkers.imported import DEFAULT_PATH, ImportedChunker
+
+        DEFAULT_PATH.value = str(values)
+        namespace.chunks = str(values)
+        spec = format_spec(ImportedChunker(str(values)))
+        if not hasattr(namespace, "chunker"):
+            return
+        if isinstance(namespace.chunker, str):
+            namespace.chunker = spec
+        else:
+            namespace.chunker = [*(namespace.chunker or []), spec]
+
+
+class RunFileOption(argparse.Action):
+    """``--run FILE``: the retriever ``run:path=FILE``."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        from chunkscope.retrievers.run import DEFAULT_PATH, RunFile
+
+        DEFAULT_PATH.value = str(values)
+        namespace.run_file = str(values)
+        namespace.retriever = format_spec(RunFile(str(values)))
 
 
 def add_config_options(parser: argparse.ArgumentParser, many_chunkers: bool = True) -> None:
@@ -110,7 +154,9 @@ def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResu
     """Evaluate configurations, with a progress bar on stderr when it is a terminal."""
     evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
     if not sys.stderr.isatty() or len(dataset.questions.questions) < 2000:
-        return [evaluator.evaluate(config) for config in configs]
+        results = [evaluator.evaluate(config) for config in configs]
+        report_chunking_problems(evaluator, configs)
+        return results
     from rich.console import Console
     from rich.progress import Progress
 
@@ -121,7 +167,15 @@ def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResu
             progress.update(task, description=config.label)
             results.append(evaluator.evaluate(config))
             progress.advance(task)
+    report_chunking_problems(evaluator, configs)
     return results
+
+
+def report_chunking_problems(evaluator: Evaluator, configs: Sequence[Config]) -> None:
+    """Print each chunking's problems (e.g. imported chunks not found) once, on stderr."""
+    for chunker in dict.fromkeys(config.chunker for config in configs):
+        for problem in evaluator.chunking(chunker).chunking.problems:
+            print(f"chunkscope: warning: {problem}", file=sys.stderr)
 
 
 def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]]) -> None:

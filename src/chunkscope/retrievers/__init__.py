@@ -1,10 +1,23 @@
 """Retrievers, registered by name; importing this package registers the built-ins."""
 
+from chunkscope import tokenize_ja
 from chunkscope.results import Ranking
-from chunkscope.retrievers import bm25, overlap
+from chunkscope.retrievers import bm25, dense, overlap, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
 
-__all__ = ["Ranking", "Retriever", "RetrieverIndex", "bm25", "overlap", "parse_retriever", "retrievers"]
+__all__ = [
+    "Ranking",
+    "Retriever",
+    "RetrieverIndex",
+    "bm25",
+    "dense",
+    "overlap",
+    "parse_retriever",
+    "retrievers",
+    "rrf",
+    "run",
+    "tokenize_ja",
+]
 
 
 def parse_retriever(spec: str) -> Retriever:

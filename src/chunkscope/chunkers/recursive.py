@@ -1,0 +1,128 @@
+"""The recursive splitter: separators from paragraph break down to single characters."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from chunkscope.chunkers.base import chunkers, make_chunk
+from chunkscope.chunkers.fixed import window_spans
+from chunkscope.model import Chunk, Document
+
+SEPARATORS = ("\n\n", "\n", "。", ". ", "! ", "? ", " ", "")
+"""Tried in this order; the empty separator splits into single characters."""
+
+
+@chunkers.register("recursive")
+@dataclass(frozen=True, slots=True)
+class RecursiveChunker:
+    """The recursive character splitter, with exact offsets.
+
+    1. Take the first separator of :data:`SEPARATORS` that occurs in the text and
+       cut the text after every occurrence (the separator ends the piece before it).
+    2. Pieces of at most ``size`` characters are merged in order: a piece is added
+       while the chunk stays within ``size``; otherwise the chunk is emitted, and
+       whole pieces are dropped from its front until the rest totals at most
+       ``overlap`` characters and leaves room for the new piece; the rest starts
+       the next chunk (so consecutive chunks share at most ``overlap`` characters,
+       made of whole pieces).
+    3. A piece longer than ``size`` is split the same way with the following
+       separators; its chunks are never merged with its neighbours. At the
+       character level this gives windows of ``size`` advancing by ``size - overlap``.
+    4. Each chunk's leading and trailing whitespace is left out of its span;
+       chunks that are only whitespace, or repeat the previous span, are dropped.
+
+    Every non-whitespace character lies in some chunk; no chunk is longer than ``size``.
+    """
+
+    size: int = 400
+    overlap: int = 0
+
+    def __post_init__(self) -> None:
+        if self.size < 1:
+            raise ValueError(f"size must be at least 1, got {self.size}")
+        if self.overlap < 0:
+            raise ValueError(f"overlap must not be negative, got {self.overlap}")
+        if self.overlap >= self.size:
+            raise ValueError(f"overlap ({self.overlap}) must be smaller than size ({self.size})")
+
+    def chunk_document(self, document: Document) -> list[Chunk]:
+        spans = recursive_spans(document.text, self.size, self.overlap)
+        return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(spans)]
+
+
+def recursive_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]:
+    """Chunk spans of ``text`` under the rules of :class:`RecursiveChunker`."""
+    spans: list[tuple[int, int]] = []
+    for start, end in _Splitter(text, size, overlap).split(0, len(text), 0):
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end and (not spans or spans[-1] != (start, end)):
+            spans.append((start, end))
+    return spans
+
+
+class _Splitter:
+    def __init__(self, text: str, size: int, overlap: int) -> None:
+        self.text = text
+        self.size = size
+        self.overlap = overlap
+
+    def split(self, start: int, end: int, level: int) -> list[tuple[int, int]]:
+        """Chunk spans of ``text[start:end]`` using separators from ``level`` on."""
+        text = self.text
+        level = next(
+            i for i in range(level, len(SEPARATORS)) if not SEPARATORS[i] or text.find(SEPARATORS[i], start, end) >= 0
+        )
+        separator = SEPARATORS[level]
+        if not separator:
+            return window_spans(end - start, self.size, self.overlap, start)
+        chunks: list[tuple[int, int]] = []
+        fitting: list[tuple[int, int]] = []
+        for piece in pieces_after(text, start, end, separator):
+            if piece[1] - piece[0] <= self.size:
+                fitting.append(piece)
+                continue
+            if fitting:
+                chunks.extend(self.merge(fitting))
+                fitting = []
+            chunks.extend(self.split(piece[0], piece[1], level + 1))
+        if fitting:
+            chunks.extend(self.merge(fitting))
+        return chunks
+
+    def merge(self, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Merge contiguous pieces up to ``size``, carrying whole pieces up to ``overlap`` forward."""
+        chunks = []
+        current: deque[tuple[int, int]] = deque()
+        total = 0
+        for start, end in pieces:
+            length = end - start
+            if current and total + length > self.size:
+                chunks.append((current[0][0], current[-1][1]))
+                while current and (total > self.overlap or total + length > self.size):
+                    first_start, first_end = current.popleft()
+                    total -= first_end - first_start
+            current.append((start, end))
+            total += length
+        if current:
+            chunks.append((current[0][0], current[-1][1]))
+        return chunks
+
+
+def pieces_after(text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+    """``text[start:end]`` cut after every occurrence of ``separator``."""
+    pieces = []
+    position = start
+    while True:
+        found = text.find(separator, position, end)
+        if found < 0:
+            break
+        cut = found + len(separator)
+        pieces.append((position, cut))
+        position = cut
+    if position < end:
+        pieces.append((position, end))
+    return pieces
