@@ -2,27 +2,54 @@
 
 from __future__ import annotations
 
+import re
+
 from chunkscope.chunkers import parse_chunker
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
 from chunkscope.spec import format_spec
 
 
+_SPEC_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*(:|$)")
+
+
 def split_config(text: str, default_retriever: str = "bm25") -> tuple[str, str]:
     """Split ``fixed:size=400,overlap=80/bm25`` into its chunker and retriever specs.
 
-    The retriever is optional; the last ``/`` outside parentheses separates them.
+    The retriever is optional; the first ``/`` outside parentheses and quotes that is followed by a
+    registered retriever name separates them, so paths inside parameters keep their slashes.
     """
     depth = 0
-    for position in range(len(text) - 1, -1, -1):
-        char = text[position]
-        if char == ")":
-            depth += 1
+    quoted = False
+    separator = None
+    fallback = None
+    for position, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
         elif char == "(":
+            depth += 1
+        elif char == ")":
             depth -= 1
-        elif char == "/" and depth == 0:
-            return text[:position].strip(), text[position + 1 :].strip()
-    return text.strip(), default_retriever
+        elif char == "/" and depth == 0 and separator is None:
+            rest = text[position + 1 :]
+            if _starts_retriever(rest):
+                separator = position
+            elif _SPEC_NAME.match(rest):
+                fallback = position  # an unknown name: split so the error names the retriever
+    separator = separator if separator is not None else fallback
+    if separator is None:
+        return text.strip(), default_retriever
+    return text[:separator].strip(), text[separator + 1 :].strip()
+
+
+def _starts_retriever(rest: str) -> bool:
+    """True when ``rest`` begins with a registered retriever name (so '/' in a path is not a separator)."""
+    from chunkscope.retrievers import retrievers
+
+    name = rest.split(":", 1)[0].split(",", 1)[0].strip()
+    return name in retrievers
 
 
 def make_config(

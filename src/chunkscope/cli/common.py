@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from chunkscope.errors import ChunkscopeError
 from chunkscope.configspec import make_config
+from chunkscope.errors import ChunkscopeError
 from chunkscope.evaluate import Evaluator
 from chunkscope.loaders import Dataset, load_dataset
 from chunkscope.report import write_atomic
