@@ -1,0 +1,301 @@
+"""Terminal-cell geometry for text: widths, wrapping with character offsets, truncation.
+
+Widths agree with ``rich.cells.cell_len`` (Japanese and other wide characters take
+two cells, combining marks none). Wrapping never changes the text: every visual
+line is a half-open range of the original string, so a character offset always
+maps to a line and back.
+
+Control characters are shown through :func:`visible`, a one-to-one character
+substitution (a tab becomes one space, other controls ``�``), so display and
+source offsets stay equal. Line terminators (``\\n``, ``\\r\\n`` and a lone
+``\\r``) end a line and are not displayed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from rich._unicode_data import load as load_cell_table
+from rich.cells import cell_len
+
+ELLIPSIS = "…"
+
+_CONTROL_TO_VISIBLE = {c: "\ufffd" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
+_CONTROL_TO_VISIBLE[ord("\t")] = " "
+_CONTROL_TO_VISIBLE[ord("\n")] = "\n"
+_CONTROL_TO_VISIBLE[ord("\r")] = "\r"
+_TERMINATORS = re.compile(r"\r\n|\n|\r")
+_ZWJ = 0x200D
+_VS16 = 0xFE0F
+
+
+_CONTROLS = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters replaced one-for-one by printable ones (terminators kept)."""
+    # most texts have none: a regex scan is far cheaper than translate
+    return text.translate(_CONTROL_TO_VISIBLE) if _CONTROLS.search(text) else text
+
+
+@lru_cache(maxsize=1)
+def _width_table() -> tuple[np.ndarray, np.ndarray, np.ndarray, frozenset[str]]:
+    table = load_cell_table("auto")
+    starts = np.array([start for start, _, _ in table.widths], dtype=np.int64)
+    ends = np.array([end for _, end, _ in table.widths], dtype=np.int64)
+    widths = np.array([width for _, _, width in table.widths], dtype=np.int8)
+    return starts, ends, widths, table.narrow_to_wide
+
+
+def cell_widths(text: str) -> np.ndarray:
+    """Cells taken by each character of ``text`` (int8 array, same length as ``text``).
+
+    Vectorised lookup in rich's Unicode width table; C0/C1 controls take 0 cells,
+    the character after a zero-width joiner takes 0, and VS16 widens a narrow
+    emoji by one, as ``rich.cells.cell_len`` counts them.
+    """
+    if not text:
+        return np.zeros(0, dtype=np.int8)
+    if text.isascii():
+        codes = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+        return np.where((codes < 0x20) | (codes == 0x7F), 0, 1).astype(np.int8)
+    codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    starts, ends, table_widths, narrow_to_wide = _width_table()
+    position = np.searchsorted(starts, codes, side="right") - 1
+    inside = (position >= 0) & (codes <= ends[np.maximum(position, 0)])
+    widths = np.where(inside, table_widths[np.maximum(position, 0)], 1).astype(np.int8)
+    widths[(codes < 0x20) | ((codes >= 0x7F) & (codes < 0xA0))] = 0
+    for index in np.flatnonzero(codes == _ZWJ):
+        widths[index] = 0
+        if index + 1 < len(widths):
+            widths[index + 1] = 0
+    for index in np.flatnonzero(codes == _VS16):
+        widths[index] = 1 if index > 0 and widths[index - 1] == 1 and text[index - 1] in narrow_to_wide else 0
+    return widths
+
+
+@dataclass(frozen=True, slots=True)
+class WrappedText:
+    """Visual lines of a text wrapped to a width in cells.
+
+    Line ``i`` owns the offsets ``starts[i] .. starts[i+1]`` (the last line owns up
+    to ``len(text)`` inclusive, so a mark at the very end has a line) and displays
+    the characters ``starts[i] .. ends[i]``; the rest of its range, not shown, is
+    the line terminator or the spaces at which the line was wrapped.
+    """
+
+    starts: np.ndarray
+    """Offset of the first character of each line (ascending, starts[0] == 0)."""
+    ends: np.ndarray
+    """Offset one past the last displayed character of each line."""
+    text_length: int
+    """Length of the wrapped text."""
+
+    @property
+    def line_count(self) -> int:
+        """Number of visual lines (at least 1)."""
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        """Index of the line that owns character ``offset`` (clamped to the text)."""
+        offset = min(max(offset, 0), self.text_length)
+        return int(np.searchsorted(self.starts, offset, side="right")) - 1
+
+    def owned(self, line: int) -> tuple[int, int]:
+        """The offsets ``[start, next line's start)`` owned by ``line``."""
+        stop = int(self.starts[line + 1]) if line + 1 < len(self.starts) else self.text_length + 1
+        return int(self.starts[line]), stop
+
+
+def _is_word_char(character: str) -> bool:
+    return character.isascii() and (character.isalnum() or character in "_-'")
+
+
+def wrap_text(text: str, width: int, extra: np.ndarray | None = None, word_wrap: bool = True) -> WrappedText:
+    """Wrap ``text`` to ``width`` cells per line, keeping character offsets.
+
+    ``extra`` (length ``len(text) + 1``, optional) gives cells of marker glyphs drawn
+    just before each offset (index ``len(text)`` is after the last character); they
+    count towards the width. ASCII words are not split when a space earlier in the
+    line allows a break (the space stays at the end of the line); other text (CJK)
+    breaks at any character, except that a line does not start with closing
+    punctuation such as ``。`` or ``」`` when the character before can move down
+    with it. A single character wider than the line gets a line of its own. Hard
+    breaks at ``\n``, ``\r\n`` and a lone ``\r``.
+    """
+    width = max(1, width)
+    length = len(text)
+    base_cost, text_ends, owned_ends = _paragraphs(text)
+    cost = base_cost if extra is None else base_cost + extra.astype(np.int64)
+    cumulative = np.zeros(length + 2, dtype=np.int64)
+    np.cumsum(cost, out=cumulative[1:])
+    para_starts = np.concatenate(([0], owned_ends[:-1]))
+    fits = (cumulative[owned_ends] - cumulative[para_starts]) <= width
+    if fits.all():
+        return WrappedText(para_starts, text_ends.copy(), length)
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, text_end, owned_end, fit in zip(
+        para_starts.tolist(), text_ends.tolist(), owned_ends.tolist(), fits.tolist(), strict=True
+    ):
+        if fit:
+            starts.append(start)
+            ends.append(text_end)
+        else:
+            sums = cumulative[start : owned_end + 1] - cumulative[start]
+            _wrap_paragraph(text, sums.tolist(), start, text_end, owned_end, width, word_wrap, starts, ends)
+    return WrappedText(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), length)
+
+
+def rewrap_text(
+    text: str, width: int, extra: np.ndarray, base: WrappedText, base_extra: np.ndarray, word_wrap: bool = True
+) -> WrappedText:
+    """``wrap_text(text, width, extra)``, re-wrapping only the hard lines where ``extra``
+    differs from ``base_extra`` (``base`` is ``wrap_text(text, width, base_extra)``).
+
+    For marker glyphs that change per question while most (chunk boundaries) stay.
+    """
+    changed = np.flatnonzero(extra != base_extra)
+    if not changed.size:
+        return base
+    width = max(1, width)
+    base_cost, text_ends, owned_ends = _paragraphs(text)
+    paragraphs = np.unique(np.searchsorted(owned_ends, changed, side="right")).tolist()
+    base_starts = base.starts.tolist()
+    base_ends = base.ends.tolist()
+    starts: list[int] = []
+    ends: list[int] = []
+    copied = 0
+    for index in paragraphs:
+        start = int(owned_ends[index - 1]) if index else 0
+        text_end, owned_end = int(text_ends[index]), int(owned_ends[index])
+        first = bisect.bisect_left(base_starts, start)
+        last = bisect.bisect_left(base_starts, owned_end)
+        starts += base_starts[copied:first]
+        ends += base_ends[copied:first]
+        sums = np.zeros(owned_end - start + 1, dtype=np.int64)
+        np.cumsum(base_cost[start:owned_end] + extra[start:owned_end], out=sums[1:])
+        _wrap_paragraph(text, sums.tolist(), start, text_end, owned_end, width, word_wrap, starts, ends)
+        copied = last
+    starts += base_starts[copied:]
+    ends += base_ends[copied:]
+    return WrappedText(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), base.text_length)
+
+
+@lru_cache(maxsize=8)
+def _paragraphs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells of each offset as displayed (terminators 0, one extra slot at the end), and per hard line
+    the end of its text and the end of the offsets it owns (cached per text)."""
+    length = len(text)
+    cost = np.zeros(length + 1, dtype=np.int64)
+    cost[:length] = cell_widths(visible(text))
+    text_ends: list[int] = []
+    owned_ends: list[int] = []
+    for match in _TERMINATORS.finditer(text):
+        cost[match.start() : match.end()] = 0
+        text_ends.append(match.start())
+        owned_ends.append(match.end())
+    text_ends.append(length)
+    owned_ends.append(length + 1)
+    cost.flags.writeable = False
+    return cost, np.array(text_ends, dtype=np.int64), np.array(owned_ends, dtype=np.int64)
+
+
+# a line should not start with these (Japanese line-breaking rules, kinsoku shori)
+_NO_LINE_START = frozenset("、。，．,.)）」』】〕〉》’”!?！？・ーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〻…‥")
+
+
+def _wrap_paragraph(
+    text: str,
+    sums: list[int],
+    start: int,
+    text_end: int,
+    owned_end: int,
+    width: int,
+    word_wrap: bool,
+    starts: list[int],
+    ends: list[int],
+) -> None:
+    """Append the lines of one paragraph (its characters ``start..text_end``, owning to ``owned_end``).
+
+    ``sums[i]`` is the cells of offsets ``start .. start + i`` (a plain list: bisect on it is
+    far cheaper per call than numpy's searchsorted on a scalar).
+    """
+    line_start = start
+    while sums[owned_end - start] - sums[line_start - start] > width:
+        limit = sums[line_start - start] + width
+        # offsets before `fit` can be shown with their marker glyphs within the width
+        fit = start + bisect.bisect_right(sums, limit, line_start - start) - 1
+        fit = min(fit, text_end)
+        if fit <= line_start:
+            fit = line_start + 1
+        elif fit < text_end:
+            if word_wrap and _is_word_char(text[fit]) and _is_word_char(text[fit - 1]):
+                space = text.rfind(" ", line_start, fit)
+                if space > line_start:
+                    fit = space + 1
+            elif text[fit] in _NO_LINE_START and fit - 1 > line_start:
+                fit -= 1
+        if fit >= text_end:
+            if line_start == text_end:
+                break
+            # the text fits but marker glyphs at the terminator do not: they get a line of their own
+            fit = text_end
+        starts.append(line_start)
+        ends.append(fit)
+        # spaces where the line breaks are not shown at the start of the next line (unless a glyph sits there)
+        while fit < text_end and text[fit] == " " and sums[fit + 1 - start] - sums[fit - start] == 1:
+            fit += 1
+        line_start = fit
+    starts.append(line_start)
+    ends.append(text_end)
+
+
+def wrap_lines(text: str, width: int, word_wrap: bool = True) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of each displayed line of ``text`` wrapped to ``width`` cells."""
+    wrapped = wrap_text(text, width, word_wrap=word_wrap)
+    return [(int(s), int(e)) for s, e in zip(wrapped.starts, wrapped.ends, strict=True)]
+
+
+def truncate(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut to at most ``width`` cells, ending in ``ellipsis`` when something was cut."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 0:
+        return ""
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ""
+    widths = cell_widths(text)
+    cumulative = np.cumsum(widths)
+    keep = int(np.searchsorted(cumulative, room, side="right"))
+    return text[:keep] + ellipsis
+
+
+def truncate_start(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut from the left to at most ``width`` cells, starting with ``ellipsis`` when cut."""
+    if cell_len(text) <= width:
+        return text
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ""
+    widths = cell_widths(text)[::-1]
+    cumulative = np.cumsum(widths)
+    keep = int(np.searchsorted(cumulative, room, side="right"))
+    return ellipsis + text[len(text) - keep :]
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces (or truncated) to exactly ``width`` cells."""
+    text = truncate(text, width)
+    return text + " " * (width - cell_len(text))
+
+
+def pad_left(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` cells (truncated when longer)."""
+    text = truncate(text, width)
+    return " " * (width - cell_len(text)) + text

@@ -1,0 +1,529 @@
+"""DocumentView: one document with chunk boundaries, gold spans, cuts and ranks, rendered line by line.
+
+Only visible lines are rendered (Textual's Line API). Each document is wrapped to
+the widget width once per (document, width, marks) and each rendered line is kept
+in an LRU cache keyed by what changes its look, so scrolling a 300k-character
+document re-renders nothing it has shown before.
+
+Glyphs carry every meaning and colour repeats it:
+
+- ``│`` a chunk boundary, ``«`` / ``»`` where an overlap (text in two chunks) starts / ends;
+  consecutive chunks alternate shading, overlaps have their own.
+- ``⟦`` ``⟧`` a gold span; ``✂`` a boundary inside a gold span that no chunk holds whole.
+- ``●#n`` / ``○#n`` a retrieved chunk's rank at its start, delivered / not delivered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import ClassVar
+
+import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from chunkscope.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
+from chunkscope.model import Chunk, Document, Question
+from chunkscope.results import QuestionResult
+from chunkscope.tui.cells import WrappedText, rewrap_text, visible, wrap_text
+from chunkscope.tui.widgets._marked_text import (
+    DELIVERED,
+    DUPLICATE,
+    GAP,
+    GOLD,
+    GOLD_PARTIAL,
+    ODD,
+    OVERLAP,
+    QUERY,
+    Glyph,
+    MarkedText,
+    extra_cells,
+    marker_glyphs,
+    overlay_codes,
+    shading_codes,
+)
+
+LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · ●#n rank, sent · ○#n not sent"
+
+_serials = count(1)
+
+
+@dataclass(eq=False)
+class _ChunkLayer:
+    """What depends on the document and its chunks only: shared by every question on it.
+
+    Holds the chunks so their id stays unique while the layer is cached.
+    """
+
+    document: Document
+    chunks: object
+    layout: ChunkLayout
+    display: str
+    codes: np.ndarray
+    glyphs: dict[int, list[Glyph]]
+    extra_cells: np.ndarray
+    layouts: dict[int, WrappedText] = field(default_factory=dict)
+
+    def wrapped(self, width: int) -> WrappedText:
+        """The document wrapped with the boundary glyphs only (once per width)."""
+        if width not in self.layouts:
+            if len(self.layouts) > 4:
+                self.layouts.clear()
+            self.layouts[width] = wrap_text(self.document.text, width, self.extra_cells)
+        return self.layouts[width]
+
+
+@dataclass(eq=False)
+class _RenderState:
+    """What one show() call displays: its marks and the marked text.
+
+    Holds the shown objects so their ids stay unique while the state is cached.
+    """
+
+    layer: _ChunkLayer
+    question: Question | None
+    result: QuestionResult | None
+    marks: TextMarks
+    text: MarkedText
+    extra_cells: np.ndarray
+    serial: int = field(default_factory=lambda: next(_serials))
+    layouts: dict[int, WrappedText] = field(default_factory=dict)
+
+    @property
+    def document(self) -> Document:
+        return self.layer.document
+
+    def layout(self, width: int) -> WrappedText:
+        """Line starts for ``width`` cells of text: the chunk layer's, re-wrapped where glyphs differ."""
+        if width not in self.layouts:
+            if len(self.layouts) > 4:
+                self.layouts.clear()
+            base = self.layer.wrapped(width)
+            self.layouts[width] = rewrap_text(self.document.text, width, self.extra_cells, base, self.layer.extra_cells)
+        return self.layouts[width]
+
+
+class DocumentView(ScrollView, can_focus=True):
+    """Scrollable view of one document showing chunk boundaries, gold spans, cuts and ranks."""
+
+    DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_up", "Scroll up", show=False, id="document.scroll-up", tooltip="Scroll up a line"),
+        Binding(
+            "down", "scroll_down", "Scroll down", show=False, id="document.scroll-down", tooltip="Scroll down a line"
+        ),
+        Binding("pageup", "page_up", "Page up", show=False, id="document.page-up", tooltip="Scroll up a page"),
+        Binding(
+            "pagedown", "page_down", "Page down", show=False, id="document.page-down", tooltip="Scroll down a page"
+        ),
+        Binding("home", "scroll_home", "Top", show=False, id="document.top", tooltip="Go to the start"),
+        Binding("end", "scroll_end", "Bottom", show=False, id="document.bottom", tooltip="Go to the end"),
+        Binding(
+            "]",
+            "next_mark",
+            "Next gold/cut",
+            show=False,
+            id="document.next-mark",
+            tooltip="Scroll to the next gold span or cut marker",
+        ),
+        Binding(
+            "[",
+            "previous_mark",
+            "Previous gold/cut",
+            show=False,
+            id="document.previous-mark",
+            tooltip="Scroll to the previous gold span or cut marker",
+        ),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "document-view--chunk-even",
+        "document-view--chunk-odd",
+        "document-view--overlap",
+        "document-view--gap",
+        "document-view--gold",
+        "document-view--gold-cut",
+        "document-view--cut",
+        "document-view--boundary",
+        "document-view--rank",
+        "document-view--rank-delivered",
+        "document-view--query",
+        "document-view--duplicate",
+        "document-view--delivered",
+        "document-view--gutter",
+        "document-view--highlight",
+    }
+
+    class Scrolled(Message):
+        """The user scrolled the view (not posted for programmatic scrolls)."""
+
+        def __init__(self, view: DocumentView, scroll_y: float, offset: int) -> None:
+            super().__init__()
+            self.view = view
+            self.scroll_y = scroll_y
+            """New vertical scroll position in lines."""
+            self.offset = offset
+            """Character offset at the top line, to follow a view whose lines wrap differently."""
+
+        @property
+        def control(self) -> DocumentView:
+            """The view that scrolled."""
+            return self.view
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._state: _RenderState | None = None
+        self._states: LRUCache[Hashable, _RenderState] = LRUCache(16)
+        self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(8)
+        self._lines: LRUCache[Hashable, Strip] = LRUCache(2048)
+        self._style_generation = 0
+        self._base_style = Style()
+        self._style_fingerprint: object = None
+        self._styles_dirty = True
+        self._code_styles: dict[int, Style] = {}
+        self._glyph_styles: dict[str, Style] = {}
+        self._quiet_scrolls = 0
+        self._pending_focus: int | None = None
+        self._pending_top: int | None = None
+        self._highlight: tuple[int, int] | None = None
+        self._layout_width = 0
+
+    # ----------------------------------------------------------------- public API
+
+    @property
+    def document(self) -> Document | None:
+        """The document shown, if any."""
+        return self._state.document if self._state else None
+
+    @property
+    def marks(self) -> TextMarks | None:
+        """The marks of what is shown (offsets into the document text)."""
+        return self._state.marks if self._state else None
+
+    def show(
+        self,
+        document: Document,
+        chunks: Sequence[Chunk],
+        result: QuestionResult | None,
+        question: Question | None,
+        focus_offset: int | None = None,
+    ) -> None:
+        """Display ``document`` with the boundaries of ``chunks`` (other documents' chunks are
+        ignored), the question's gold spans and the result's ranks, then scroll to ``focus_offset``.
+
+        Without ``focus_offset``: when the document or the question changed, scroll to the
+        first gold span in the document (else the best-ranked chunk in it, else the top);
+        otherwise (another configuration of the same question) keep the text at the top line.
+        """
+        previous = self._state
+        same_place = (
+            previous is not None
+            and previous.document.id == document.id
+            and (previous.question.id if previous.question else None) == (question.id if question else None)
+        )
+        keep_offset = self.top_offset() if same_place and self._layout() is not None else None
+        key = (document.id, id(chunks), id(result), id(question))
+        state = self._states.get(key)
+        if state is None:
+            state = self._render_state(document, chunks, result, question)
+            self._states.set(key, state)
+        self._state = state
+        self._highlight = None
+        self.border_title = f"{document.title or document.id} · {LEGEND}"
+        if focus_offset is not None:
+            self._pending_focus = focus_offset
+            self._pending_top = None
+        elif keep_offset is not None:
+            self._pending_focus = None
+            self._pending_top = keep_offset
+        else:
+            self._pending_focus = self._default_focus(state.marks)
+            self._pending_top = None
+        self._relayout()
+
+    def _render_state(
+        self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
+    ) -> _RenderState:
+        length = len(document.text)
+        layer_key = (document.id, id(chunks))
+        layer = self._layers.get(layer_key)
+        if layer is None or layer.document is not document:
+            layout = chunk_layout(chunks, document.id)
+            bare = TextMarks(document.id, 0, length, layout.extents, layout.overlaps, layout.boundaries)
+            boundary_glyphs = marker_glyphs(bare, boundaries=True, ranks=True)
+            layer = _ChunkLayer(
+                document=document,
+                chunks=chunks,
+                layout=layout,
+                display=visible(document.text),
+                codes=shading_codes(layout.extents, 0, length),
+                glyphs=boundary_glyphs,
+                extra_cells=extra_cells(boundary_glyphs, 0, length),
+            )
+            self._layers.set(layer_key, layer)
+        marks = document_marks(document, chunks, question, result, layout=layer.layout)
+        glyphs = marker_glyphs(marks, boundaries=True, ranks=True)
+        return _RenderState(
+            layer=layer,
+            question=question,
+            result=result,
+            marks=marks,
+            text=MarkedText(0, layer.display, overlay_codes(layer.codes, marks, 0), glyphs, sorted(glyphs)),
+            extra_cells=extra_cells(glyphs, 0, length, base=(layer.glyphs, layer.extra_cells)),
+        )
+
+    def clear(self) -> None:
+        """Show nothing (e.g. when no question is selected)."""
+        self._state = None
+        self._highlight = None
+        self._pending_focus = self._pending_top = None
+        self.border_title = ""
+        self.virtual_size = Size(0, 0)
+        self._quiet_scroll(0, animate=False)
+        self.refresh()
+
+    def scroll_to_offset(self, offset: int, *, animate: bool = False) -> None:
+        """Scroll so the line holding character ``offset`` is about a third down the view."""
+        layout = self._layout()
+        if layout is None:
+            self._pending_focus = offset
+            return
+        line = layout.line_of(offset)
+        self._quiet_scroll(max(0, line - self.scrollable_content_region.height // 3), animate=animate)
+
+    def highlight_chunk(self, chunk: Chunk | None, *, scroll: bool = True) -> None:
+        """Mark the lines of ``chunk`` in the gutter (``None`` clears) and scroll to its start."""
+        if chunk is None or self._state is None or chunk.doc != self._state.document.id:
+            self._highlight = None
+        else:
+            self._highlight = (chunk.start, chunk.end)
+            if scroll:
+                self.scroll_to_offset(chunk.start)
+        self.refresh()
+
+    def sync_scroll(self, y: float, offset: int | None = None) -> None:
+        """Follow another view's scroll without posting :class:`Scrolled` back.
+
+        With ``offset`` (from :class:`Scrolled`) the view aligns that character to its
+        top line, which stays right when the two views wrap differently.
+        """
+        layout = self._layout()
+        if offset is not None and layout is not None:
+            y = layout.line_of(offset)
+        self._quiet_scroll(y, animate=False)
+
+    def mark_offsets(self) -> list[int]:
+        """Offsets worth jumping to: gold span starts and cuts, ascending."""
+        marks = self.marks
+        if marks is None:
+            return []
+        return sorted({g.start for g in marks.gold} | set(marks.cuts))
+
+    def action_next_mark(self) -> None:
+        """Scroll to the first gold start or cut after the one a third down the view."""
+        self._jump_mark(forward=True)
+
+    def action_previous_mark(self) -> None:
+        """Scroll to the last gold start or cut before the one a third down the view."""
+        self._jump_mark(forward=False)
+
+    def _jump_mark(self, forward: bool) -> None:
+        layout = self._layout()
+        offsets = self.mark_offsets()
+        if layout is None or not offsets:
+            return
+        anchor_line = min(layout.line_count - 1, int(self.scroll_offset.y) + self.scrollable_content_region.height // 3)
+        anchor = layout.owned(anchor_line)
+        if forward:
+            target = next((o for o in offsets if o >= anchor[1]), None)
+        else:
+            target = next((o for o in reversed(offsets) if o < anchor[0]), None)
+        if target is not None:
+            self.scroll_to_offset(target)
+
+    def top_offset(self) -> int:
+        """Offset of the first character on the top visible line."""
+        layout = self._layout()
+        if layout is None:
+            return 0
+        line = min(int(self.scroll_offset.y), layout.line_count - 1)
+        return int(layout.starts[line])
+
+    # ----------------------------------------------------------------- layout
+
+    def _default_focus(self, marks: TextMarks) -> int:
+        if marks.gold:
+            return marks.gold[0].start
+        if marks.ranks:
+            return min(marks.ranks, key=lambda r: r.rank).offset
+        return 0
+
+    def _text_width(self) -> int:
+        return max(1, self.scrollable_content_region.width - self._gutter_width())
+
+    def _gutter_width(self) -> int:
+        if self._state is None:
+            return 0
+        return len(str(len(self._state.document.text))) + 2
+
+    def _layout(self) -> WrappedText | None:
+        if self._state is None or self.scrollable_content_region.width <= 0:
+            return None
+        return self._state.layout(self._text_width())
+
+    def _relayout(self) -> None:
+        """Recompute lines for the current width and restore the pending focus."""
+        layout = self._layout()
+        if layout is None:
+            self.virtual_size = Size(0, 0)
+            self.refresh()
+            return
+        width = self.scrollable_content_region.width
+        self._layout_width = width
+        self.virtual_size = Size(width, layout.line_count)
+        if self._pending_focus is not None:
+            focus, self._pending_focus = self._pending_focus, None
+            self.scroll_to_offset(focus)
+        elif self._pending_top is not None:
+            top, self._pending_top = self._pending_top, None
+            self._quiet_scroll(layout.line_of(top), animate=False)
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self._state is None or self.scrollable_content_region.width == self._layout_width:
+            return
+        if self._pending_focus is None and self._pending_top is None and self._layout_width:
+            old = self._state.layouts.get(max(1, self._layout_width - self._gutter_width()))
+            if old is not None:
+                line = min(int(self.scroll_offset.y), old.line_count - 1)
+                self._pending_top = int(old.starts[line])
+        self._relayout()
+
+    # ----------------------------------------------------------------- scrolling
+
+    def _quiet_scroll(self, y: float, *, animate: bool) -> None:
+        self._quiet_scrolls += 1
+        self.scroll_to(y=y, animate=animate, immediate=True, force=True)
+        self.call_after_refresh(self._end_quiet)
+
+    def _end_quiet(self) -> None:
+        self._quiet_scrolls = max(0, self._quiet_scrolls - 1)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value) and not self._quiet_scrolls and self._state is not None:
+            self.post_message(self.Scrolled(self, new_value, self.top_offset()))
+
+    # ----------------------------------------------------------------- styles
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles_dirty = True
+
+    def _check_styles(self) -> None:
+        """Drop cached lines when the look changed (theme, CSS), not on every restyle."""
+        if not self._styles_dirty:
+            return
+        self._styles_dirty = False
+        self._base_style = self.rich_style
+        fingerprint = (
+            self._base_style,
+            tuple(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)),
+        )
+        if fingerprint != self._style_fingerprint:
+            self._style_fingerprint = fingerprint
+            self._style_generation += 1
+            self._lines.clear()
+            self._code_styles.clear()
+            self._glyph_styles.clear()
+
+    def _layer(self, name: str, with_background: bool = True) -> Style:
+        """The style a component class adds: its colours (when set) and text style."""
+        styles = self.get_component_styles(name)
+        full = self.get_component_rich_style(name)
+        return (
+            Style(
+                color=full.color if styles.has_rule("color") else None,
+                bgcolor=full.bgcolor if with_background and styles.has_rule("background") else None,
+            )
+            + styles.text_style
+        )
+
+    def _code_style(self, code: int) -> Style:
+        style = self._code_styles.get(code)
+        if style is None:
+            style = self._base_style
+            if code & GAP:
+                style += self._layer("document-view--gap")
+            elif code & OVERLAP:
+                style += self._layer("document-view--overlap")
+            else:
+                style += self._layer("document-view--chunk-odd" if code & ODD else "document-view--chunk-even")
+            if code & DELIVERED:
+                style += self._layer("document-view--delivered")
+            if code & DUPLICATE:
+                style += self._layer("document-view--duplicate")
+            if code & (GOLD | GOLD_PARTIAL):
+                style += self._layer("document-view--gold" if code & GOLD else "document-view--gold-cut")
+            if code & QUERY:
+                style += self._layer("document-view--query", with_background=False)
+            self._code_styles[code] = style
+        return style
+
+    def _glyph_style(self, kind: str) -> Style:
+        style = self._glyph_styles.get(kind)
+        if style is None:
+            style = self._glyph_styles[kind] = self._base_style + self._layer(f"document-view--{kind}")
+        return style
+
+    # ----------------------------------------------------------------- rendering
+
+    def render_line(self, y: int) -> Strip:
+        self._check_styles()
+        width = self.scrollable_content_region.width
+        layout = self._layout()
+        state = self._state
+        line = int(self.scroll_offset.y) + y
+        if layout is None or state is None or line >= layout.line_count:
+            return Strip.blank(width, self._base_style)
+        text_width = self._text_width()
+        question_id = state.question.id if state.question else None
+        key = (state.document.id, line, text_width, question_id, state.serial, self._style_generation)
+        text = self._lines.get(key)
+        if text is None:
+            text = self._render_text(state, layout, line, text_width)
+            self._lines.set(key, text)
+        return Strip.join([self._render_gutter(layout, line), text]).crop_extend(0, width, self._base_style)
+
+    def _render_gutter(self, layout: WrappedText, line: int) -> Strip:
+        gutter = self._gutter_width()
+        start, end = layout.owned(line)
+        # a paragraph's first line follows a line that ended at a terminator (not at wrapped spaces)
+        text = self._state.document.text if self._state else ""
+        previous_end = int(layout.ends[line - 1]) if line else 0
+        first_of_paragraph = line == 0 or text[previous_end : previous_end + 1] in ("\r", "\n")
+        number = f"{start}" if first_of_paragraph else ""
+        number_style = self._glyph_style("gutter")
+        marker = " "
+        marker_style = number_style
+        if self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]:
+            marker, marker_style = "▌", self._glyph_style("highlight")
+        return Strip([Segment(number.rjust(gutter - 2) + " ", number_style), Segment(marker, marker_style)], gutter)
+
+    def _render_text(self, state: _RenderState, layout: WrappedText, line: int, width: int) -> Strip:
+        """One line of document text with its marker glyphs, padded to ``width`` cells."""
+        start, owned_end = layout.owned(line)
+        segments = state.text.segments(start, int(layout.ends[line]), owned_end, self._code_style, self._glyph_style)
+        return Strip(segments).adjust_cell_length(width, self._base_style)

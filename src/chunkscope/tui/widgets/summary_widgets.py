@@ -1,0 +1,434 @@
+"""Summary widgets: metrics side by side, rank buckets, the A x B transition matrix, chunk lengths.
+
+Each takes immutable core values through ``show()`` and renders text whose glyphs
+carry the meaning (``▲``/``▼`` direction, ``*`` significance, bucket names, bar
+lengths with counts); component-class colours repeat it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widget import Widget
+
+from chunkscope.compare import STATES, Comparison, MetricTest
+from chunkscope.results import BUCKETS, ConfigResult
+from chunkscope.tui.cells import pad, pad_left, truncate
+
+_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
+
+METRIC_ROWS: tuple[tuple[str, str], ...] = (
+    ("recall_at_5", "R@5"),
+    ("recall_at_20", "R@20"),
+    ("mrr_at_10", "MRR@10"),
+    ("ndcg_at_10", "nDCG@10"),
+    ("complete", "complete"),
+)
+"""Tested metrics (``chunkscope.compare.METRICS`` names) and their row labels."""
+
+EIGHTHS = "▏▎▍▌▋▊▉"
+
+
+def bar(value: float, scale: float, width: int) -> str:
+    """A horizontal bar of ``value / scale`` of ``width`` cells, in eighths of a cell."""
+    if scale <= 0 or value <= 0:
+        return ""
+    cells = min(1.0, value / scale) * width
+    whole = int(cells)
+    eighths = round((cells - whole) * 8)
+    if eighths == 8:
+        whole, eighths = whole + 1, 0
+    text = "█" * whole + (EIGHTHS[eighths - 1] if eighths else "")
+    return text or "▏"
+
+
+def config_names(results: Sequence[ConfigResult]) -> list[str]:
+    """Column names: ``A``/``B`` for two configurations, else ``1``, ``2``, ... (one: its label)."""
+    if len(results) == 2:
+        return ["A", "B"]
+    return [str(i) for i in range(1, len(results) + 1)]
+
+
+class _SummaryWidget(Widget):
+    """Base: text rendering with component styles resolved through the theme."""
+
+    DEFAULT_CSS = _CSS
+    # one stylesheet for the four widgets: every rule already starts with its widget's type
+    SCOPED_CSS = False
+
+    def _style(self, name: str) -> Style:
+        """The component's style (colours blended over the widget's background)."""
+        return self.get_component_rich_style(name)
+
+    def _legend(self, text: Text, results: Sequence[ConfigResult], width: int) -> None:
+        names = config_names(results)
+        for name, result in zip(names, results, strict=True):
+            config = result.config
+            budget = f" · budget {config.budget} ({config.overflow})" if config.budget else ""
+            line = f"{name} = {config.label} · top-{config.top_k}{budget}"
+            text.append(truncate(line, width) + "\n", style=self._style(f"{self._prefix}--legend"))
+
+    _prefix = "summary"
+
+
+class MetricsTable(_SummaryWidget):
+    """Metrics of one or more configurations side by side; with a comparison, delta, CI and p-value."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "metrics-table--legend",
+        "metrics-table--header",
+        "metrics-table--label",
+        "metrics-table--value",
+        "metrics-table--better",
+        "metrics-table--worse",
+        "metrics-table--muted",
+    }
+    _prefix = "metrics-table"
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._results: tuple[ConfigResult, ...] = ()
+        self._comparison: Comparison | None = None
+
+    def show(self, results: Sequence[ConfigResult], comparison: Comparison | None = None) -> None:
+        """Display ``results`` (and ``comparison``'s tests of the first two, when given)."""
+        self._results = tuple(results)
+        self._comparison = comparison
+        self.refresh(layout=True)
+
+    def rows(self) -> list[list[str]]:
+        """The table as plain cells: header row, then one row per metric (for tests and export)."""
+        results = self._results
+        header = ["metric", *config_names(results)]
+        comparison = self._comparison
+        if comparison is not None:
+            header += ["Δ B−A", "95% CI", "p", ""]
+        rows = [header]
+        for metric, label in METRIC_ROWS:
+            row = [label, *(f"{summary_metric(r, metric):.3f}" for r in results)]
+            if comparison is not None:
+                row += _test_cells(comparison.test(metric), comparison.alpha)
+            rows.append(row)
+        for label, value in (
+            ("lost (evidence cut)", lambda r: f"{r.summary.lost}"),
+            ("doc hits", lambda r: f"{r.summary.doc_hits}"),
+            ("chunks", lambda r: f"{r.summary.index_chunks}"),
+            ("indexed chars", lambda r: f"{r.summary.indexed_chars:,}"),
+            ("sent chars", lambda r: f"{r.summary.sent_chars:,}"),
+            ("re-sent chars", lambda r: f"{r.summary.duplicate_chars:,}"),
+        ):
+            row = [label, *(value(r) for r in results)]
+            if comparison is not None:
+                row += ["", "", "", ""]
+            rows.append(row)
+        return rows
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not self._results:
+            return Text("no results", style=self._style("metrics-table--muted"))
+        width = max(20, self.size.width)
+        self._legend(text, self._results, width)
+        rows = self.rows()
+        widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        comparison = self._comparison
+        for index, row in enumerate(rows):
+            for column, cell in enumerate(row):
+                if column == 0:
+                    text.append(pad(cell, widths[0] + 2), style=self._style("metrics-table--label"))
+                    continue
+                style = self._style("metrics-table--header" if index == 0 else "metrics-table--value")
+                if comparison is not None and index and column > len(self._results) and cell:
+                    test = comparison.test(METRIC_ROWS[index - 1][0]) if index <= len(METRIC_ROWS) else None
+                    if test is not None and test.significant:
+                        style = self._style("metrics-table--better" if test.delta > 0 else "metrics-table--worse")
+                    else:
+                        style = self._style("metrics-table--muted")
+                last = comparison is not None and column == len(row) - 1
+                aligned = pad(cell, widths[column]) if last else pad_left(cell, widths[column])
+                text.append(aligned + "  ", style=style)
+            text.append("\n")
+        if comparison is not None:
+            correction = "uncorrected" if comparison.correction == "none" else f"{comparison.correction}-corrected"
+            note = (
+                f"* p < {comparison.alpha:g} ({correction}, {comparison.questions} questions, "
+                f"{comparison.permutations:,} permutations) · ▲ B higher · ▼ B lower · n.s. not significant"
+            )
+            text.append(truncate(note, width), style=self._style("metrics-table--muted"))
+        return text
+
+
+def summary_metric(result: ConfigResult, metric: str) -> float:
+    """A tested metric's mean over the questions (``complete``: the share of complete questions)."""
+    summary = result.summary
+    if metric == "complete":
+        return summary.complete / summary.questions if summary.questions else 0.0
+    return float(getattr(summary, metric))
+
+
+def _test_cells(test: MetricTest, alpha: float) -> list[str]:
+    arrow = "▲" if test.delta > 0 else ("▼" if test.delta < 0 else "=")
+    mark = f"{arrow} *" if test.significant else f"{arrow} n.s."
+    p_value = "<0.001" if test.p_value < 0.001 else f"{test.p_value:.3f}"
+    return [f"{test.delta:+.3f}", f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]", p_value, mark]
+
+
+class BucketChart(_SummaryWidget):
+    """Rank-bucket distribution per configuration as horizontal bars with counts."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "bucket-chart--legend",
+        "bucket-chart--label",
+        "bucket-chart--count",
+        "bucket-chart--bucket-1",
+        "bucket-chart--bucket-2-5",
+        "bucket-chart--bucket-6-20",
+        "bucket-chart--bucket-miss",
+    }
+    _prefix = "bucket-chart"
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._results: tuple[ConfigResult, ...] = ()
+
+    def show(self, results: Sequence[ConfigResult]) -> None:
+        """Display the rank buckets of ``results``."""
+        self._results = tuple(results)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not self._results:
+            return text
+        width = max(30, self.size.width)
+        self._legend(text, self._results, width)
+        names = config_names(self._results)
+        name_width = max(len(n) for n in names)
+        scale = max(max(r.summary.rank_buckets.values(), default=0) for r in self._results)
+        bar_width = max(5, min(50, width - 30 - name_width))
+        for bucket in BUCKETS:
+            for position, (name, result) in enumerate(zip(names, self._results, strict=True)):
+                label = f"{bucket:>4}" if position == 0 else "    "
+                text.append(f"{label}  ", style=self._style("bucket-chart--label"))
+                text.append(f"{name:<{name_width}} ", style=self._style("bucket-chart--label"))
+                count = result.summary.rank_buckets.get(bucket, 0)
+                total = result.summary.questions
+                text.append(bar(count, scale, bar_width), style=self._style(f"bucket-chart--bucket-{bucket}"))
+                share = f" {count} ({100 * count / total:.1f}%)" if total else f" {count}"
+                if bucket == "miss" and result.summary.lost:
+                    share += f" · {result.summary.lost} lost"
+                text.append(share + "\n", style=self._style("bucket-chart--count"))
+        return text
+
+
+class TransitionMatrix(_SummaryWidget, can_focus=True):
+    """Questions by (A's state, B's state); arrows move the cell cursor, enter or a click selects."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1, 0)", "Up", show=False, id="matrix.up", tooltip="Cell above (a better state under A)"),
+        Binding(
+            "down", "move(1, 0)", "Down", show=False, id="matrix.down", tooltip="Cell below (a worse state under A)"
+        ),
+        Binding(
+            "left", "move(0, -1)", "Left", show=False, id="matrix.left", tooltip="Cell to the left (better under B)"
+        ),
+        Binding(
+            "right", "move(0, 1)", "Right", show=False, id="matrix.right", tooltip="Cell to the right (worse under B)"
+        ),
+        Binding(
+            "enter,space",
+            "select",
+            "Filter questions",
+            show=True,
+            id="matrix.select",
+            tooltip="Filter the question list to the questions in this cell",
+        ),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "transition-matrix--legend",
+        "transition-matrix--header",
+        "transition-matrix--same",
+        "transition-matrix--better",
+        "transition-matrix--worse",
+        "transition-matrix--zero",
+        "transition-matrix--cursor",
+    }
+    _prefix = "transition-matrix"
+
+    ROW_LABEL = 10
+    """Cells of the row-label column."""
+    CELL = 9
+    """Cells of each count column."""
+    HEADER_ROWS = 2
+    """Rows above the first matrix row (title, column header)."""
+
+    class CellSelected(Message):
+        """The user chose a cell: filter to questions in ``state_a`` under A and ``state_b`` under B."""
+
+        def __init__(self, matrix: TransitionMatrix, state_a: str, state_b: str) -> None:
+            super().__init__()
+            self.matrix = matrix
+            self.state_a = state_a
+            """State under A (one of ``chunkscope.compare.STATES``)."""
+            self.state_b = state_b
+            """State under B."""
+
+        @property
+        def control(self) -> TransitionMatrix:
+            """The matrix the cell belongs to."""
+            return self.matrix
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._comparison: Comparison | None = None
+        self.cursor: tuple[int, int] = (0, 0)
+        """(row, column) of the cell cursor: indices into ``STATES``."""
+
+    def show(self, comparison: Comparison) -> None:
+        """Display ``comparison.transitions``."""
+        self._comparison = comparison
+        self.refresh(layout=True)
+
+    def action_move(self, rows: int, columns: int) -> None:
+        row, column = self.cursor
+        self.cursor = (max(0, min(len(STATES) - 1, row + rows)), max(0, min(len(STATES) - 1, column + columns)))
+        self.refresh()
+
+    def action_select(self) -> None:
+        row, column = self.cursor
+        self.post_message(self.CellSelected(self, STATES[row], STATES[column]))
+
+    async def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = offset.y - self.HEADER_ROWS
+        column = (offset.x - self.ROW_LABEL) // self.CELL
+        if 0 <= row < len(STATES) and 0 <= column < len(STATES) and offset.x >= self.ROW_LABEL:
+            self.cursor = (row, column)
+            self.refresh()
+            self.action_select()
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        comparison = self._comparison
+        if comparison is None:
+            return text
+        title = "A's state ↓ · B's state → · ▲ better under B · ▼ worse · = same · enter/click filters"
+        text.append(truncate(title, max(20, self.size.width)) + "\n", style=self._style("transition-matrix--legend"))
+        text.append(pad("A \\ B", self.ROW_LABEL), style=self._style("transition-matrix--header"))
+        for state in STATES:
+            text.append(pad_left(state, self.CELL - 1) + " ", style=self._style("transition-matrix--header"))
+        text.append("\n")
+        for i, state_a in enumerate(STATES):
+            text.append(pad(state_a, self.ROW_LABEL), style=self._style("transition-matrix--header"))
+            for j in range(len(STATES)):
+                count = comparison.transitions[i][j]
+                glyph = "=" if i == j else ("▲" if j < i else "▼")
+                kind = "same" if i == j else ("better" if j < i else "worse")
+                style = self._style(f"transition-matrix--{kind}" if count else "transition-matrix--zero")
+                if (i, j) == self.cursor and self.has_focus:
+                    style += self._style("transition-matrix--cursor")
+                elif (i, j) == self.cursor:
+                    style += Style(underline=True)
+                text.append(pad_left(f"{count} {glyph}", self.CELL - 1) + " ", style=style)
+            text.append("\n")
+        return text
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+class ChunkLengthChart(_SummaryWidget):
+    """Chunk-length distribution per configuration: counts in doubling length bins."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "chunk-length-chart--legend",
+        "chunk-length-chart--label",
+        "chunk-length-chart--bar",
+        "chunk-length-chart--count",
+    }
+    _prefix = "chunk-length-chart"
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._results: tuple[ConfigResult, ...] = ()
+
+    def show(self, results: Sequence[ConfigResult]) -> None:
+        """Display the lengths of each configuration's retrieval units (``ConfigResult.chunks``)."""
+        self._results = tuple(results)
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if not self._results:
+            return text
+        width = max(30, self.size.width)
+        names = config_names(self._results)
+        name_width = max(len(n) for n in names)
+        lengths = [[c.length for c in r.chunks] for r in self._results]
+        for name, result, values in zip(names, self._results, lengths, strict=True):
+            stats = length_stats(values)
+            line = f"{name} = {result.config.label} · {stats}"
+            text.append(truncate(line, width) + "\n", style=self._style("chunk-length-chart--legend"))
+        bins = length_bins([v for values in lengths for v in values])
+        histograms = [bin_counts(values, bins) for values in lengths]
+        scale = max((max(h, default=0) for h in histograms), default=0)
+        bar_width = max(5, min(40, width - 26 - name_width))
+        for index, (low, high) in enumerate(bins):
+            label = f"{low}–{int(high) - 1}"
+            for position, (name, counts) in enumerate(zip(names, histograms, strict=True)):
+                text.append(
+                    pad_left(label if position == 0 else "", 11) + "  ", style=self._style("chunk-length-chart--label")
+                )
+                text.append(f"{name:<{name_width}} ", style=self._style("chunk-length-chart--label"))
+                text.append(bar(counts[index], scale, bar_width), style=self._style("chunk-length-chart--bar"))
+                text.append(f" {counts[index]}\n", style=self._style("chunk-length-chart--count"))
+        return text
+
+
+def length_stats(values: Sequence[int]) -> str:
+    """``N chunks · median M · min A · max B`` (characters)."""
+    if not values:
+        return "no chunks"
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return f"{len(values)} chunks · median {median:g} · min {ordered[0]} · max {ordered[-1]} chars"
+
+
+def length_bins(values: Sequence[int]) -> list[tuple[int, float]]:
+    """Doubling bins ``[0, 25), [25, 50), [50, 100), ...`` from the one holding the shortest value
+    to the one holding the longest (``[0, 25)`` when there are no values)."""
+    if not values:
+        return [(0, 25)]
+    edges = [0, 25]
+    while edges[-1] <= max(values):
+        edges.append(edges[-1] * 2)
+    bins: list[tuple[int, float]] = list(itertools.pairwise(edges))
+    first = next(i for i, (low, high) in enumerate(bins) if low <= min(values) < high)
+    return bins[first:]
+
+
+def bin_counts(values: Sequence[int], bins: Sequence[tuple[int, float]]) -> list[int]:
+    """How many ``values`` fall in each half-open bin (bins contiguous and ascending)."""
+    lows = [low for low, _ in bins]
+    counts = [0] * len(bins)
+    for value in values:
+        index = bisect.bisect_right(lows, value) - 1
+        if index >= 0 and value < bins[index][1]:
+            counts[index] += 1
+    return counts
