@@ -29,37 +29,49 @@ def assemble(ranked: Sequence[RankedChunk], top_k: int, budget: int | None, over
     tries the next, ``truncate`` sends the prefix and as much of the body as fits
     (nothing when not even the prefix fits) and ends delivery.
     """
+    window = [(hit.rank, hit.delivered_unit) for hit in ranked[:top_k]]
+    return assemble_units(window, len(window) >= top_k, budget, overflow)
+
+
+def assemble_units(
+    window: Sequence[tuple[int, Chunk]], reached_top_k: bool, budget: int | None, overflow: Overflow
+) -> Delivery:
+    """:func:`assemble` over ``(rank, delivered unit)`` pairs of the first top-k hits, in rank order.
+
+    ``reached_top_k`` says whether the ranking had at least top-k hits (delivery
+    then stops at ``top_k`` rather than ``exhausted``). This is the evaluator's
+    hot path: it avoids building a RankedChunk per hit.
+    """
     delivered: list[DeliveredChunk] = []
     skipped: list[int] = []
     sent_units: set[str] = set()
     seen = _SeenPositions()
     used = 0
-    window = ranked[:top_k]
-    for position, hit in enumerate(window):
-        unit = hit.delivered_unit
+    for position, (rank, unit) in enumerate(window):
         if unit.id in sent_units:
             continue
-        cost = unit.sent_length
+        start, end = unit.start, unit.end
+        cost = len(unit.prefix) + end - start
         if budget is None or used + cost <= budget:
-            delivered.append(_deliver(hit.rank, unit, unit.end, seen))
+            delivered.append(DeliveredChunk(rank, unit, start, end, cost, seen.add(unit.doc, start, end)))
             sent_units.add(unit.id)
             used += cost
             continue
         if overflow == "skip":
-            skipped.append(hit.rank)
+            skipped.append(rank)
             continue
         if overflow == "truncate":
             body = budget - used - len(unit.prefix)
             if body > 0:
-                delivered.append(_deliver(hit.rank, unit, unit.start + body, seen))
+                delivered.append(_deliver(rank, unit, unit.start + body, seen))
                 sent_units.add(unit.id)
             else:
-                skipped.append(hit.rank)
-            skipped.extend(h.rank for h in window[position + 1 :] if h.delivered_unit.id not in sent_units)
+                skipped.append(rank)
+            skipped.extend(r for r, u in window[position + 1 :] if u.id not in sent_units)
             return Delivery(tuple(delivered), tuple(skipped), "budget")
-        skipped.extend(h.rank for h in window[position:] if h.delivered_unit.id not in sent_units)
+        skipped.extend(r for r, u in window[position:] if u.id not in sent_units)
         return Delivery(tuple(delivered), tuple(skipped), "budget")
-    stop: DeliveryStop = "top_k" if len(ranked) >= top_k else "exhausted"
+    stop: DeliveryStop = "top_k" if reached_top_k else "exhausted"
     if skipped:
         stop = "budget"
     return Delivery(tuple(delivered), tuple(skipped), stop)
@@ -74,21 +86,27 @@ class _SeenPositions:
     """Union of delivered body intervals per document, to count re-sent characters."""
 
     def __init__(self) -> None:
-        self.starts: dict[str, list[int]] = {}
-        self.ends: dict[str, list[int]] = {}
+        self.intervals: dict[str, tuple[list[int], list[int]]] = {}
+        """Per document: starts and ends of disjoint intervals, ascending."""
 
     def add(self, doc: str, start: int, end: int) -> int:
         """Record [start, end) and return how many of its positions were already seen."""
-        starts = self.starts.setdefault(doc, [])
-        ends = self.ends.setdefault(doc, [])
+        intervals = self.intervals.get(doc)
+        if intervals is None:
+            self.intervals[doc] = ([start], [end])
+            return 0
+        starts, ends = intervals
         first = bisect.bisect_right(ends, start)  # first interval ending after start
+        if first == len(starts) or starts[first] >= end:  # overlaps nothing: the common case
+            starts.insert(first, start)
+            ends.insert(first, end)
+            return 0
         last = first
         already = 0
         while last < len(starts) and starts[last] < end:
             already += min(end, ends[last]) - max(start, starts[last])
             last += 1
-        if last > first:
-            start, end = min(start, starts[first]), max(end, ends[last - 1])
+        start, end = min(start, starts[first]), max(end, ends[last - 1])
         starts[first:last] = [start]
         ends[first:last] = [end]
         return already

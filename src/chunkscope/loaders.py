@@ -302,6 +302,9 @@ class _SquadBuilder:
         paragraphs = article.get("paragraphs")
         if not isinstance(paragraphs, list):
             raise self.fail(f"{where}.paragraphs", "must be a list")
+        for p, paragraph in enumerate(paragraphs):
+            if isinstance(paragraph, dict) and not isinstance(paragraph.get("qas", []), list):
+                raise self.fail(f"{where}.paragraphs[{p}].qas", "must be a list")
         title = article["title"]
         doc_id = title if title not in self.document_ids else f"{title} ({where})"
         self.document_ids.add(doc_id)
@@ -342,6 +345,8 @@ class _SquadBuilder:
             raise self.fail(f"{where}.id", f"duplicate question id '{qa['id']}'")
         self.question_ids.add(qa["id"])
         answers = qa.get("answers") or []
+        if not isinstance(answers, list):
+            raise self.fail(f"{where}.answers", "must be a list")
         if qa.get("is_impossible") or not answers:
             self._exclude("unanswerable")
             return

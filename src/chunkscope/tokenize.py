@@ -22,11 +22,13 @@ class Tokenizer(Protocol):
 
 tokenizers = registry("tokenizer")
 
-# ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark
-# and iteration marks). NFKC already turned half-width katakana into full width.
+# ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark,
+# iteration marks, 〇, small Ainu katakana and the supplementary-plane ideographs
+# of names such as 𠮷). NFKC already turned half-width katakana into full width.
 _TOKEN_RUNS = re.compile(
     r"[a-z0-9]+"
-    r"|[\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc]+"
+    r"|[\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc"
+    r"\u3007\u31f0-\u31ff\U00020000-\U0003ffff]+"
 )
 
 
