@@ -4,18 +4,75 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 from chunkscope.chunkers.base import chunkers
 from chunkscope.chunkers.fixed import window_spans
 from chunkscope.model import Chunk, Document
 
+PATH_SEPARATOR = " > "
+
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*))?$")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)$")
-_DELIMITER_ROW = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
 
-PATH_SEPARATOR = " > "
+# The scanners below work on the whole text, one regex match per section or block, so the
+# per-line work happens inside the regex engine. Each line fragment matches a whole line from
+# its first character and consumes its break. A line's content is the line without its break
+# and without one "\r" before it; blank means whitespace only (\s is exactly str.isspace).
+_EOL = r"(?:\n|\Z)"
+_LINE = r"[^\n]*+" + _EOL
+_BLANK_LINE = r"[^\S\n]*" + _EOL
+_FENCE_LINE = r" {0,3}(?:`{3,}[^`\n]*|~{3,}[^\n]*)" + _EOL
+_DELIMITER_ROW = r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*\r?" + _EOL
+_HAS_PIPE = r"(?=[^|\n]*\|)"
+# Scanning a line for a pipe is slow in the regex engine: it comes after the cheap tests.
+_TABLE_START = rf"(?=[^\n]*+\n(?={_DELIMITER_ROW}){_HAS_PIPE}){_HAS_PIPE}[^\n]*\n[^\n]*{_EOL}"
+"""A line with a pipe, then a delimiter row with a pipe: the first two lines of a table."""
+
+
+def _heading_line(levels: int) -> str:
+    """An ATX heading line of level <= ``levels``."""
+    return rf" {{0,3}}#{{1,{levels}}}(?:[ \t][^\n]*)?\r?{_EOL}"
+
+
+def _fence(group: str, char: str) -> str:
+    """A fenced code block opened by ``char`` (a backtick or tilde), up to its closing line or the end.
+
+    Closing: at least as many of the opening characters, then only whitespace.
+    """
+    info = r"[^`\n]*" if char == "`" else r"[^\n]*"  # a backtick fence's info string has no backtick
+    opening = rf" {{0,3}}(?P<{group}>{char}{{3,}}){info}{_EOL}"
+    closing = rf" {{0,3}}(?P={group}){char}*[^\S\n]*{_EOL}"
+    return rf"{opening}(?:(?!{closing}){_LINE})*(?:{closing})?"
+
+
+_CODE = rf"(?:{_fence('tick', '`')}|{_fence('tilde', '~')})"
+_BLOCK = re.compile(
+    r"(?:[^\S\n]*\n)*"  # blank lines before the block belong to no block
+    rf"(?:(?P<code>{_CODE})"
+    # the group ends where the heading's content ends
+    rf"|(?P<heading> {{0,3}}#{{1,6}}(?:[ \t][^\n]*?)?)\r?{_EOL}"
+    # header and delimiter rows, then rows with a pipe that start no other block
+    rf"|(?P<table>{_TABLE_START}(?:(?!{_FENCE_LINE}|{_heading_line(6)}|{_TABLE_START})[^|\n]*\|{_LINE})*)"
+    # a non-blank line, then lines that start no other block
+    rf"|(?P<paragraph>[^\S\n]*\S{_LINE}(?:(?!{_BLANK_LINE}|{_FENCE_LINE}|{_heading_line(6)}|{_TABLE_START}){_LINE})*))"
+)
+"""Blank lines, then one block; the alternatives are tried in order of precedence."""
+
+
+@cache
+def _section_pattern(levels: int) -> re.Pattern[str]:
+    """A section heading (absent before the first one), then every line up to the next one.
+
+    Fenced code is consumed whole, so a heading inside it is text. Any other line that
+    looks like a heading is one: headings and fences end paragraphs and tables.
+    """
+    plain = rf"[^ #`~\n]{_LINE}"  # neither a heading nor a fence: the common case, tried first
+    return re.compile(
+        rf"(?:(?P<heading> {{0,3}}(?P<hashes>#{{1,{levels}}})(?:[ \t]+(?P<title>[^\n]*?))?)\r?{_EOL})?"
+        rf"(?:{plain}|{_CODE}|(?!{_heading_line(levels)}){_LINE})*"
+    )
 
 
 class Line(NamedTuple):
@@ -26,8 +83,19 @@ class Line(NamedTuple):
     after: int
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Section(NamedTuple):
+    """A heading section's span: from its first block to the end of its last one."""
+
+    path: str | None
+    """Headings above and including this one (``A > B``); None before the first heading."""
+    start: int
+    end: int
+    """End of the last block's last line, line break excluded."""
+    after: int
+    """End of the last block's last line, line break included."""
+
+
+class Block(NamedTuple):
     """A paragraph, heading, fenced code block or table: the unit re-splitting groups."""
 
     kind: str
@@ -35,15 +103,11 @@ class Block:
     start: int
     end: int
     """End of the block's last line, line break excluded."""
-    lines: tuple[Line, ...]
-    level: int = 0
-    """Heading level (headings only)."""
-    title: str = ""
-    """Heading text without the ``#`` marks (headings only)."""
+    after: int
+    """End of the block's last line, line break included."""
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     """A span to become one chunk, with its prefix and section path."""
 
     start: int
@@ -89,26 +153,21 @@ class MarkdownChunker:
     def chunk_document(self, document: Document) -> list[Chunk]:
         text = document.text
         pieces: list[Piece] = []
-        for path, blocks in sections(parse_blocks(text), self.levels):
-            section_prefix = f"{path}\n" if path is not None and self.prefix == "path" else ""
-            pieces.extend(self._section_pieces(text, blocks, path, section_prefix))
+        for path, start, end, after in sections(text, self.levels):
+            prefix = f"{path}\n" if path is not None and self.prefix == "path" else ""
+            if end - start <= self.max_chars:
+                pieces.append(Piece(start, end, prefix, path))
+            else:
+                pieces.extend(self._split_section(text, parse_blocks(text, start, after), path, prefix))
+        doc = document.id
         return [
-            Chunk(
-                id=f"{document.id}#{index}",
-                doc=document.id,
-                start=piece.start,
-                end=piece.end,
-                text=text[piece.start : piece.end],
-                prefix=piece.prefix,
-                section=piece.section,
-            )
-            for index, piece in enumerate(pieces)
+            Chunk(f"{doc}#{index}", doc, start, end, text[start:end], prefix, path)
+            for index, (start, end, prefix, path) in enumerate(pieces)
         ]
 
-    def _section_pieces(self, text: str, blocks: list[Block], path: str | None, prefix: str) -> list[Piece]:
+    def _split_section(self, text: str, blocks: list[Block], path: str | None, prefix: str) -> list[Piece]:
+        """Blocks grouped while the group's span stays within ``max_chars``; longer blocks split alone."""
         limit = self.max_chars
-        if blocks[-1].end - blocks[0].start <= limit:
-            return [Piece(blocks[0].start, blocks[-1].end, prefix, path)]
         pieces: list[Piece] = []
         group: list[int] | None = None  # [start, end] of the blocks grouped so far
         for block in blocks:
@@ -134,16 +193,17 @@ class MarkdownChunker:
 
 def oversized_spans(text: str, block: Block, limit: int) -> list[tuple[int, int, str]]:
     """(start, end, prefix) pieces of one block longer than ``limit``."""
-    if block.kind == "table" and len(block.lines) > 2:
-        header = text[block.lines[0].start : block.lines[1].after]
-        data_start = block.lines[2].start
-        return [(s, e, header if s >= data_start else "") for s, e in line_groups(text, block.lines, limit)]
     if block.kind in ("code", "table"):
-        return [(s, e, "") for s, e in line_groups(text, block.lines, limit)]
+        lines = block_lines(text, block)
+        if block.kind == "table" and len(lines) > 2:
+            header = text[lines[0].start : lines[1].after]
+            data_start = lines[2].start
+            return [(s, e, header if s >= data_start else "") for s, e in line_groups(text, lines, limit)]
+        return [(s, e, "") for s, e in line_groups(text, lines, limit)]
     return [(s, e, "") for s, e in window_spans(block.end - block.start, limit, 0, block.start)]
 
 
-def line_groups(text: str, lines: tuple[Line, ...], limit: int) -> list[tuple[int, int]]:
+def line_groups(text: str, lines: list[Line], limit: int) -> list[tuple[int, int]]:
     """Consecutive lines grouped while the span stays within ``limit``; longer lines become windows.
 
     Blank lines end up inside a group only between two of its lines.
@@ -191,116 +251,88 @@ def heading_of(content: str) -> tuple[int, str] | None:
     match = _HEADING.match(content)
     if match is None:
         return None
-    title = _CLOSING_HASHES.sub("", match.group(2) or "").strip()
-    return len(match.group(1)), title
+    return len(match.group(1)), heading_title(match.group(2))
 
 
-def fence_of(content: str) -> str | None:
-    """The fence marker (e.g. ``````` or ``~~~~``) when ``content`` opens a fenced code block."""
-    match = _FENCE.match(content)
-    if match is None:
-        return None
-    marker = match.group(1)
-    if marker[0] == "`" and "`" in match.group(2):
-        return None
-    return marker
+def heading_title(raw: str | None) -> str:
+    """A heading's text after its ``#`` marks, without closing ``#`` marks and surrounding space."""
+    if not raw:
+        return ""
+    return (_CLOSING_HASHES.sub("", raw) if "#" in raw else raw).strip()
 
 
-def closes_fence(content: str, marker: str) -> bool:
-    """True when ``content`` closes a fence opened by ``marker``."""
-    stripped = content.lstrip(" ")
-    if len(content) - len(stripped) > 3:
-        return False
-    run = len(stripped) - len(stripped.lstrip(marker[0]))
-    return run >= len(marker) and not stripped[run:].strip()
-
-
-def parse_blocks(text: str) -> list[Block]:
-    """The document's blocks in order; blank lines belong to none."""
-    lines = split_lines(text)
-    contents = [text[line.start : line.end] for line in lines]
-    count = len(lines)
-    blank = [not content.strip() for content in contents]
-    fences: list[str | None] = [None] * count
-    headings: list[tuple[int, str] | None] = [None] * count
-    pipes = ["|" in content for content in contents]
-    for i, content in enumerate(contents):
-        first = content.lstrip(" ")[:1]
-        if first == "#":
-            headings[i] = heading_of(content)
-        elif first in ("`", "~"):
-            fences[i] = fence_of(content)
-    table_start = [
-        pipes[i] and pipes[i + 1] and "-" in contents[i + 1] and _DELIMITER_ROW.match(contents[i + 1]) is not None
-        for i in range(count - 1)
-    ] + [False]
-    starts_block = [
-        blank[i] or fences[i] is not None or headings[i] is not None or table_start[i] for i in range(count)
-    ]
-    blocks: list[Block] = []
-    index = 0
-    while index < count:
-        if blank[index]:
-            index += 1
-            continue
-        marker = fences[index]
-        heading = headings[index]
-        if marker is not None:
-            last = index + 1
-            while last < count and not closes_fence(contents[last], marker):
-                last += 1
-            last = min(last, count - 1)
-            blocks.append(_block("code", lines[index : last + 1]))
-            index = last + 1
-        elif heading is not None:
-            blocks.append(_block("heading", lines[index : index + 1], *heading))
-            index += 1
-        elif table_start[index]:
-            last = index + 2
-            while last < count and pipes[last] and not starts_block[last]:
-                last += 1
-            blocks.append(_block("table", lines[index:last]))
-            index = last
-        else:
-            last = index + 1
-            while last < count and not starts_block[last]:
-                last += 1
-            blocks.append(_block("paragraph", lines[index:last]))
-            index = last
-    return _trim_code_tails(text, blocks)
-
-
-def _block(kind: str, lines: list[Line], level: int = 0, title: str = "") -> Block:
-    return Block(kind, lines[0].start, lines[-1].end, tuple(lines), level, title)
-
-
-def _trim_code_tails(text: str, blocks: list[Block]) -> list[Block]:
-    """An unclosed fence runs to the end of the document: drop its trailing blank lines."""
-    trimmed = []
-    for block in blocks:
-        lines = block.lines
-        while len(lines) > 1 and not text[lines[-1].start : lines[-1].end].strip():
-            lines = lines[:-1]
-        trimmed.append(Block(block.kind, block.start, lines[-1].end, lines, block.level, block.title))
-    return trimmed
-
-
-def sections(blocks: list[Block], levels: int) -> list[tuple[str | None, list[Block]]]:
-    """(section path, blocks) per section; the text before the first heading has path None."""
-    result: list[tuple[str | None, list[Block]]] = []
-    stack: list[tuple[int, str]] = []
+def sections(text: str, levels: int) -> list[Section]:
+    """The sections started by headings of level <= ``levels``, in order; text before the
+    first heading is a section with path None unless it is blank."""
+    result: list[Section] = []
+    stack: list[tuple[int, str]] = []  # (level, title) of the headings in the current path
     path: str | None = None
-    current: list[Block] = []
-    for block in blocks:
-        if block.kind == "heading" and block.level <= levels:
-            if current:
-                result.append((path, current))
-            while stack and stack[-1][0] >= block.level:
+    for match in _section_pattern(levels).finditer(text):
+        if match.group("heading") is not None:
+            level = len(match.group("hashes"))
+            while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((block.level, block.title))
+            stack.append((level, heading_title(match.group("title"))))
             path = PATH_SEPARATOR.join(title for _, title in stack)
-            current = []
-        current.append(block)
-    if current:
-        result.append((path, current))
+            start = match.start()
+        else:
+            start = first_line_start(text, match.start(), match.end())
+        if start < match.end():
+            after = last_line_after(text, start, match.end())
+            result.append(Section(path, start, content_end(text, after), after))
     return result
+
+
+def parse_blocks(text: str, start: int, stop: int) -> list[Block]:
+    """The blocks of ``text[start:stop]`` in order; blank lines belong to none.
+
+    ``start`` must be a line boundary and ``text[start:stop]`` must end with a non-blank line
+    (a section's span), so every match ends at a block's last line.
+    """
+    blocks = []
+    for match in _BLOCK.finditer(text, start, stop):
+        kind = match.lastgroup or ""
+        block_start, after = match.span(kind)
+        if kind == "heading":
+            blocks.append(Block(kind, block_start, after, match.end()))
+            continue
+        if kind == "code":  # an unclosed fence runs to the end of the document, less its trailing blank lines
+            after = last_line_after(text, block_start, after)
+        blocks.append(Block(kind, block_start, content_end(text, after), after))
+    return blocks
+
+
+def first_line_start(text: str, start: int, stop: int) -> int:
+    """Start of the first non-blank line in ``text[start:stop]``; ``stop`` when all are blank.
+
+    ``start`` must be a line boundary.
+    """
+    first_visible = stop - len(text[start:stop].lstrip())
+    if first_visible == stop:
+        return stop
+    line_break = text.rfind("\n", start, first_visible)
+    return start if line_break == -1 else line_break + 1
+
+
+def last_line_after(text: str, start: int, stop: int) -> int:
+    """End (break included) of the last non-blank line in ``text[start:stop]``; ``start`` when all are blank.
+
+    ``stop`` must be a line boundary.
+    """
+    last_visible = start + len(text[start:stop].rstrip())
+    if last_visible == start:
+        return start
+    line_break = text.find("\n", last_visible, stop)
+    return stop if line_break == -1 else line_break + 1
+
+
+def content_end(text: str, after: int) -> int:
+    """End of the content of the line that ends (break included) at ``after``."""
+    end = after - 1 if text[after - 1] == "\n" else after
+    return end - 1 if text[end - 1] == "\r" else end
+
+
+def block_lines(text: str, block: Block) -> list[Line]:
+    """The lines of one block, offsets in the document."""
+    offset = block.start
+    return [Line(offset + s, offset + e, offset + a) for s, e, a in split_lines(text[offset : block.after])]

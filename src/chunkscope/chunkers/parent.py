@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from chunkscope.chunkers.base import Chunking, DocumentChunker, chunk_corpus, chunkers
-from chunkscope.chunkers.fixed import FixedChunker
+from chunkscope.chunkers.fixed import FixedChunker, window_spans
 from chunkscope.chunkers.markdown import MarkdownChunker
 from chunkscope.errors import SpecError
 from chunkscope.model import Chunk, Corpus, Document
@@ -38,24 +38,41 @@ class ParentChildChunker:
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
         parent_chunking = chunk_corpus(self.parent, corpus)
+        cut = self._fixed_children if type(self.child) is FixedChunker else self._children
         children: list[Chunk] = []
         parents: list[Chunk] = []
         for parent in parent_chunking.units:
-            document = corpus.by_id[parent.doc]
-            for index, child in enumerate(self.child.chunk_document(parent_document(document, parent))):
-                children.append(
-                    Chunk(
-                        id=f"{parent.id}/{index}",
-                        doc=parent.doc,
-                        start=parent.start + child.start,
-                        end=parent.start + child.end,
-                        text=child.text,
-                        prefix=child.prefix,
-                        section=child.section or parent.section,
-                    )
-                )
-                parents.append(parent)
+            cut_children = cut(corpus, parent)
+            children.extend(cut_children)
+            parents.extend([parent] * len(cut_children))
         return Chunking(tuple(children), tuple(parents), parent_chunking.problems)
+
+    def _children(self, corpus: Corpus, parent: Chunk) -> list[Chunk]:
+        """The children of ``parent``: its body chunked as a document of its own."""
+        document = parent_document(corpus.by_id[parent.doc], parent)
+        offset = parent.start
+        return [
+            Chunk(
+                id=f"{parent.id}/{index}",
+                doc=parent.doc,
+                start=offset + child.start,
+                end=offset + child.end,
+                text=child.text,
+                prefix=child.prefix,
+                section=child.section or parent.section,
+            )
+            for index, child in enumerate(self.child.chunk_document(document))
+        ]
+
+    def _fixed_children(self, corpus: Corpus, parent: Chunk) -> list[Chunk]:
+        """The fixed windows of ``parent``'s body, cut directly: what ``_children`` gives for them."""
+        size, overlap = self.child.size, self.child.overlap
+        body, parent_id, doc, section = parent.text, parent.id, parent.doc, parent.section
+        offset = parent.start
+        return [
+            Chunk(f"{parent_id}/{index}", doc, offset + start, offset + end, body[start:end], "", section)
+            for index, (start, end) in enumerate(window_spans(len(body), size, overlap))
+        ]
 
 
 def parent_document(document: Document, parent: Chunk) -> Document:
