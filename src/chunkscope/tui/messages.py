@@ -1,0 +1,67 @@
+"""Messages between the inspector's screens and its app: requests go up, worker results come back."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from chunkscope.compare import Comparison
+from chunkscope.results import Config, ConfigResult
+from chunkscope.tui.session import Side
+
+
+class ConfigRequested(Message):
+    """A screen asks for ``config`` on one side (A, or B in the split view)."""
+
+    def __init__(self, side: Side, config: Config) -> None:
+        super().__init__()
+        self.side: Side = side
+        self.config = config
+
+
+class EvaluationProgress(Message):
+    """The worker reached a stage of evaluating ``config`` (newer progress replaces older in the queue)."""
+
+    def __init__(self, config: Config, stage: str, done: int, total: int) -> None:
+        super().__init__()
+        self.config = config
+        self.stage = stage
+        self.done = done
+        self.total = total
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, EvaluationProgress)
+
+
+class ResultsReady(Message):
+    """The worker finished evaluating a configuration."""
+
+    def __init__(self, result: ConfigResult) -> None:
+        super().__init__()
+        self.result = result
+
+
+class ComparisonReady(Message):
+    """The worker finished comparing A and B."""
+
+    def __init__(self, comparison: Comparison) -> None:
+        super().__init__()
+        self.comparison = comparison
+
+
+class ExportRequested(Message):
+    """The export dialog asks for a case file (``case``) or the report (``report``) at ``path``."""
+
+    def __init__(self, what: str, path: str, with_b: bool) -> None:
+        super().__init__()
+        self.what = what
+        self.path = path
+        self.with_b = with_b
+
+
+class ExportWritten(Message):
+    """An export worker wrote a file."""
+
+    def __init__(self, path: str, what: str) -> None:
+        super().__init__()
+        self.path = path
+        self.what = what

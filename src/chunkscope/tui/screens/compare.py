@@ -1,0 +1,213 @@
+"""The split view: configuration A left, B right, for the same question; documents scroll in step."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, Static
+
+from chunkscope.diagnose import failure_detail
+from chunkscope.results import ConfigResult, QuestionResult
+from chunkscope.tui import messages
+from chunkscope.tui.screens.base import SessionScreen, waiting_text
+from chunkscope.tui.session import QuestionRow, Session, Side, Slot, status_of
+from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
+from chunkscope.tui.widgets.document_view import DocumentView
+from chunkscope.tui.widgets.question_list import QuestionList, move_mark
+from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
+from chunkscope.tui.widgets.status_bar import StatusBar
+
+SIDES: tuple[Side, Side] = ("a", "b")
+
+
+def side_line(name: str, result: QuestionResult, shown: ConfigResult) -> Text:
+    """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view."""
+    status = status_of(result)
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{name} {status.glyph} {status.word}", style="bold")
+    text.append(f" · rank {result.first_correct_rank or '–'} · {failure_detail(result, shown.config)}")
+    return text
+
+
+def compare_question_text(row: QuestionRow, shown_a: ConfigResult, shown_b: ConfigResult | None) -> Text:
+    """The selected question and how it moved from A to B."""
+    text = Text()
+    text.append(f"{row.question.id}", style="bold")
+    text.append(f"  {' '.join(row.question.query.split())}")
+    if row.move is not None:
+        mark, _ = move_mark(row.move)
+        notes: list[str] = [row.move.movement]
+        if row.move.recovered:
+            notes.append("recovered")
+        if row.move.newly_lost:
+            notes.append("newly lost")
+        text.append(f"   {mark} {' · '.join(notes)}", style="bold")
+    text.append("\n")
+    text.append_text(side_line("A", row.result, shown_a))
+    if row.result_b is not None and shown_b is not None:
+        text.append("\n")
+        text.append_text(side_line("B", row.result_b, shown_b))
+    return text
+
+
+class CompareScreen(SessionScreen):
+    """A against B for the selected question; the list shows how each question moved."""
+
+    CSS_PATH = "compare.tcss"
+    VIEW = "compare"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("v", "app.compare", "single", id="view.single", tooltip="Back to the single view (configuration A)"),
+        Binding(
+            "t",
+            "toggle_side",
+            "edit A/B",
+            id="compare.side",
+            show=False,
+            tooltip="Switch which side (A or B) the configuration keys change",
+        ),
+        Binding("w", "swap", "swap A/B", id="compare.swap", show=False, tooltip="Exchange configurations A and B"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session, id="compare")
+        self.side: Side = "b"
+        self._detail_key: tuple[object, ...] | None = None
+        self._syncing_ranked = False
+
+    @property
+    def editing_side(self) -> Side:
+        return self.side
+
+    def compose(self) -> ComposeResult:
+        yield ConfigBar(id="compare-config")
+        with Horizontal(id="compare-body"):
+            with Vertical(id="compare-questions"):
+                yield Input(placeholder="search: id or query text", id="compare-search")
+                yield QuestionList(id="compare-list")
+            with Vertical(id="compare-detail"):
+                yield Static(id="compare-question")
+                with Horizontal(id="compare-ranked"):
+                    yield RankedChunksView(id="compare-ranked-a")
+                    yield RankedChunksView(id="compare-ranked-b")
+                with Horizontal(id="compare-documents"):
+                    yield DocumentView(id="compare-document-a")
+                    yield DocumentView(id="compare-document-b")
+        yield StatusBar(id="compare-status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#compare-search", Input).display = False
+        self.query_one(QuestionList).focus()
+        ranked_a, ranked_b = self._ranked("a"), self._ranked("b")
+        self.watch(ranked_a, "scroll_y", lambda y: self._follow(ranked_b, y), init=False)
+        self.watch(ranked_b, "scroll_y", lambda y: self._follow(ranked_a, y), init=False)
+
+    def _ranked(self, side: Side) -> RankedChunksView:
+        return self.query_one(f"#compare-ranked-{side}", RankedChunksView)
+
+    def _document(self, side: Side) -> DocumentView:
+        return self.query_one(f"#compare-document-{side}", DocumentView)
+
+    def _slots(self) -> tuple[Slot, Slot]:
+        assert self.session.b is not None
+        return self.session.a, self.session.b
+
+    def wanted_for_next(self, row: QuestionRow) -> bool:
+        return row.failing or (row.result_b is not None and not row.result_b.complete)
+
+    # -- syncing with the session
+
+    def sync_session(self) -> None:
+        session = self.session
+        if session.b is None:
+            return
+        lines = [
+            SideLine(name, slot.requested, slot.shown, slot.pending, editing=self.side == side)
+            for name, side, slot in zip("AB", SIDES, self._slots(), strict=True)
+        ]
+        self.query_one(ConfigBar).show(session.dataset.name, len(session.questions), lines)
+        self.sync_status()
+        self.refresh_list()
+
+    def sync_status(self) -> None:
+        bar = self.query_one(StatusBar)
+        session = self.session
+        busy = any(slot.pending for slot in session.slots()) or (
+            session.shown_pair() is not None and session.comparison() is None
+        )
+        bar.show_progress(session.progress if busy else None)
+        question_list = self.query_one(QuestionList)
+        row = question_list.current
+        legend = "R recovered · L newly lost · ▲ better · ▼ worse · = same"
+        where = f"{row.question.id} · {question_list.cursor + 1} of {len(question_list.rows)} · " if row else ""
+        bar.show_where(f"{where}{legend} · keys change {self.side.upper()} (t switches)")
+
+    def show_detail(self, row: QuestionRow | None) -> None:
+        a, b = self._slots()
+        panel = self.query_one("#compare-question", Static)
+        if row is None or a.shown is None:
+            self._detail_key = None
+            panel.update(waiting_text(self.session), layout=False)
+            return
+        self.sync_status()
+        key = (row.question.id, a.shown.config, b.shown.config if b.shown else None, row.move is not None)
+        if key == self._detail_key:
+            return
+        self._detail_key = key
+        panel.update(compare_question_text(row, a.shown, b.shown), layout=False)
+        doc_id = row.question.gold_spans[0].doc
+        sides: tuple[tuple[Side, ConfigResult | None, QuestionResult | None], ...] = (
+            ("a", a.shown, row.result),
+            ("b", b.shown, row.result_b),
+        )
+        for side, shown, result in sides:
+            if shown is None or result is None:
+                continue
+            self._ranked(side).show(row.question, result, shown.config, self.session.dataset.corpus)
+            self.show_document(self._document(side), shown.config, result, doc_id)
+
+    # -- panes in step
+
+    def on_document_view_scrolled(self, message: DocumentView.Scrolled) -> None:
+        """Keep the other side's document at the same text position."""
+        other = self._document("b" if message.view.id == "compare-document-a" else "a")
+        source = message.view.document
+        if other.document is not None and source is not None and other.document.id == source.id:
+            other.sync_scroll(message.scroll_y, message.offset)
+
+    def _follow(self, other: RankedChunksView, y: float) -> None:
+        if self._syncing_ranked:
+            return
+        self._syncing_ranked = True
+        other.scroll_to(y=y, animate=False, immediate=True)
+        self.call_after_refresh(self._end_ranked_sync)
+
+    def _end_ranked_sync(self) -> None:
+        self._syncing_ranked = False
+
+    def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
+        """The document on the same side follows the chunk."""
+        side: Side = "b" if message.control.id == "compare-ranked-b" else "a"
+        row = self.query_one(QuestionList).current
+        shown = self.session.slot(side).shown
+        result = None if row is None else (row.result if side == "a" else row.result_b)
+        if shown is not None and result is not None:
+            self.follow_chunk(self._document(side), shown.config, result, message.chunk)
+
+    # -- keys
+
+    def action_toggle_side(self) -> None:
+        """Switch which side the configuration keys change."""
+        self.side = "a" if self.side == "b" else "b"
+        self.sync_session()
+
+    def action_swap(self) -> None:
+        """Exchange A and B."""
+        a, b = self._slots()
+        self.post_message(messages.ConfigRequested("a", b.requested))
+        self.post_message(messages.ConfigRequested("b", a.requested))

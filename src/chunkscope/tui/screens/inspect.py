@@ -1,0 +1,111 @@
+"""The single view: question list, ranked chunks and the evidence document for one configuration."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Input, Static
+
+from chunkscope.diagnose import failure_detail
+from chunkscope.results import Config
+from chunkscope.tui.screens.base import SessionScreen, waiting_text
+from chunkscope.tui.session import QuestionRow, Session
+from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
+from chunkscope.tui.widgets.document_view import DocumentView
+from chunkscope.tui.widgets.question_list import QuestionList
+from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
+from chunkscope.tui.widgets.status_bar import StatusBar
+
+
+def question_line(row: QuestionRow, config: Config) -> Text:
+    """``✂ q39 · query`` and, below, the state and the core's one-line reason."""
+    text = Text(no_wrap=False)
+    text.append(f"{row.status.glyph} ", style="bold")
+    text.append(row.question.id, style="bold")
+    text.append(f"  {' '.join(row.question.query.split())}\n")
+    text.append(f"{row.status.word} · {row.cause.value}: ", style="dim")
+    text.append(failure_detail(row.result, config), style="dim italic")
+    return text
+
+
+class InspectScreen(SessionScreen):
+    """One configuration: which questions fail, and why, one question at a time."""
+
+    CSS_PATH = "inspect.tcss"
+    VIEW = "inspect"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "v",
+            "app.compare",
+            "compare",
+            id="view.compare",
+            tooltip="Split view: configuration A left, B right, for the same question",
+        ),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__(session, id="inspect")
+        self._detail_key: tuple[object, ...] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ConfigBar(id="inspect-config")
+        with Horizontal(id="inspect-body"):
+            with Vertical(id="inspect-questions"):
+                yield Input(placeholder="search: id or query text (enter keeps it, esc clears)", id="inspect-search")
+                yield QuestionList(id="inspect-list")
+            with Vertical(id="inspect-detail"):
+                yield Static(id="inspect-question")
+                yield RankedChunksView(id="inspect-ranked")
+                yield DocumentView(id="inspect-document")
+        yield StatusBar(id="inspect-status")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#inspect-search", Input).display = False
+        self.query_one(QuestionList).focus()
+
+    def sync_session(self) -> None:
+        session = self.session
+        self.query_one(ConfigBar).show(
+            session.dataset.name,
+            len(session.questions),
+            [SideLine("", session.a.requested, session.a.shown, session.a.pending)],
+        )
+        self.sync_status()
+        self.refresh_list()
+
+    def sync_status(self) -> None:
+        bar = self.query_one(StatusBar)
+        bar.show_progress(self.session.progress if self.session.a.pending else None)
+        question_list = self.query_one(QuestionList)
+        row = question_list.current
+        where = f"{row.question.id} · {question_list.cursor + 1} of {len(question_list.rows)} listed" if row else ""
+        bar.show_where(where)
+
+    def show_detail(self, row: QuestionRow | None) -> None:
+        shown = self.session.a.shown
+        question_panel = self.query_one("#inspect-question", Static)
+        if row is None or shown is None:
+            self._detail_key = None
+            question_panel.update(waiting_text(self.session), layout=False)
+            return
+        key = (row.question.id, shown.config)
+        self.sync_status()
+        if key == self._detail_key:
+            return
+        self._detail_key = key
+        config = shown.config
+        question_panel.update(question_line(row, config), layout=False)
+        self.query_one(RankedChunksView).show(row.question, row.result, config, self.session.dataset.corpus)
+        self.show_document(self.query_one(DocumentView), config, row.result, row.question.gold_spans[0].doc)
+
+    def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
+        row = self.query_one(QuestionList).current
+        shown = self.session.a.shown
+        if row is not None and shown is not None:
+            self.follow_chunk(self.query_one(DocumentView), shown.config, row.result, message.chunk)

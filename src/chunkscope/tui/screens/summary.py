@@ -1,0 +1,96 @@
+"""``s``: metrics and rank buckets of the shown configuration; in the split view A and B side by side
+with the bucket transition matrix, whose cells filter the question list."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Static
+
+from chunkscope.diagnose import FailureCause, diagnose
+from chunkscope.results import ConfigResult
+from chunkscope.tui.screens.base import SyncedScreen
+from chunkscope.tui.session import Session
+from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
+from chunkscope.tui.widgets.summary_widgets import BucketChart, ChunkLengthChart, MetricsTable, TransitionMatrix
+
+
+def diagnosis_text(name: str, result: ConfigResult) -> Text:
+    """Failure causes of one configuration and where the diagnosis procedure says to look first."""
+    diagnosis = diagnose(result)
+    text = Text()
+    text.append(f"{name}{result.config.label}: ", style="bold")
+    counts = [f"{cause.value} {count}" for cause, count in diagnosis.counts.items() if count]
+    text.append(", ".join(counts))
+    stage = diagnosis.look_first
+    if stage is None:
+        text.append("\n  every question complete")
+    else:
+        failing = sum(diagnosis.counts[c] for c in stage.causes if c is not FailureCause.OK)
+        text.append(f"\n  look first at {stage.name} ({failing} questions): ", style="bold")
+        text.append(stage.advice)
+    return text
+
+
+class SummaryScreen(SyncedScreen):
+    """Aggregates of the configuration(s) on screen."""
+
+    CSS_PATH = "summary.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,s", "app.pop_screen", "back", id="summary.close", tooltip="Back to the question view"),
+    ]
+
+    def __init__(self, session: Session, compare: bool) -> None:
+        super().__init__(session, id="summary")
+        self.compare = compare
+
+    def compose(self) -> ComposeResult:
+        yield ConfigBar(id="summary-config")
+        with VerticalScroll(id="summary-body"):
+            with Horizontal(id="summary-columns"):
+                with Vertical(id="summary-left"):
+                    yield MetricsTable(id="summary-metrics")
+                    if self.compare:
+                        yield TransitionMatrix(id="summary-transitions")
+                with Vertical(id="summary-right"):
+                    yield BucketChart(id="summary-buckets")
+                    yield ChunkLengthChart(id="summary-lengths")
+            diagnosis = Static(id="summary-diagnosis")
+            diagnosis.border_title = "Failure causes and where to look first"
+            yield diagnosis
+        yield Footer(compact=True)
+
+    def _results(self) -> list[ConfigResult]:
+        slots = self.session.slots() if self.compare else (self.session.a,)
+        return [slot.shown for slot in slots if slot.shown is not None]
+
+    def sync_session(self) -> None:
+        session = self.session
+        slots = session.slots() if self.compare else (session.a,)
+        names = ("A", "B") if self.compare else ("",)
+        lines = [
+            SideLine(name, slot.requested, slot.shown, slot.pending) for name, slot in zip(names, slots, strict=False)
+        ]
+        self.query_one(ConfigBar).show(session.dataset.name, len(session.questions), lines)
+        results = self._results()
+        comparison = session.comparison() if self.compare else None
+        if not results:
+            return
+        self.query_one(MetricsTable).show(results, comparison)
+        self.query_one(BucketChart).show(results)
+        self.query_one(ChunkLengthChart).show(results)
+        if self.compare and comparison is not None:
+            self.query_one(TransitionMatrix).show(comparison)
+        prefixes = ("A ", "B ") if self.compare else ("",)
+        diagnosis = Text("\n").join(diagnosis_text(p, r) for p, r in zip(prefixes, results, strict=False))
+        self.query_one("#summary-diagnosis", Static).update(diagnosis)
+
+    def on_transition_matrix_cell_selected(self, message: TransitionMatrix.CellSelected) -> None:
+        """Filter the split view's question list to the questions of that cell, and go back to it."""
+        self.session.set_filter("compare", state="all", cell=(message.state_a, message.state_b))
+        self.app.pop_screen()

@@ -1,0 +1,221 @@
+"""The question list: one line per question with its status glyph, rank state and cause (or movement).
+
+A Line API widget: only visible rows are rendered, so filtering thousands of questions is a
+tuple swap. Widths are terminal cells (Japanese queries take two cells per character).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from chunkscope.compare import QuestionMove, state_of
+from chunkscope.diagnose import FailureCause
+from chunkscope.tui.cells import pad, truncate
+from chunkscope.tui.session import QuestionRow, Status
+
+ID_WIDTH_LIMIT = 16
+STATE_WIDTH = 4
+CAUSE_WIDTH = 13
+
+STATUS_CLASSES = {
+    Status.LOST: "question-list--lost",
+    Status.MISSED: "question-list--missed",
+    Status.PARTIAL: "question-list--partial",
+    Status.COMPLETE: "question-list--complete",
+}
+
+
+def move_mark(move: QuestionMove | None) -> tuple[str, str]:
+    """One-cell movement mark and its component class: R recovered, L newly lost, ▲ better, ▼ worse, = same."""
+    if move is None:
+        return " ", "question-list--dim"
+    if move.recovered:
+        return "R", "question-list--better"
+    if move.newly_lost:
+        return "L", "question-list--worse"
+    if move.movement == "better":
+        return "▲", "question-list--better"
+    if move.movement == "worse":
+        return "▼", "question-list--worse"
+    return "=", "question-list--dim"
+
+
+def single_line(text: str) -> str:
+    """Text shown on one line: line breaks and tabs become spaces."""
+    return " ".join(text.split())
+
+
+class QuestionList(ScrollView, can_focus=True):
+    """Questions with their state; the cursor row is the selected question."""
+
+    DEFAULT_CSS = (Path(__file__).with_suffix(".tcss")).read_text(encoding="utf-8")
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "question-list--cursor",
+        "question-list--lost",
+        "question-list--missed",
+        "question-list--partial",
+        "question-list--complete",
+        "question-list--better",
+        "question-list--worse",
+        "question-list--dim",
+    }
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False, id="list.up", tooltip="Previous question in the list"),
+        Binding("down", "move(1)", "Down", show=False, id="list.down", tooltip="Next question in the list"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="list.page-up", tooltip="One page up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="list.page-down", tooltip="One page down"),
+        Binding("home", "jump(0)", "First", show=False, id="list.first", tooltip="First question in the list"),
+        Binding("end", "jump(-1)", "Last", show=False, id="list.last", tooltip="Last question in the list"),
+    ]
+
+    class Highlighted(Message):
+        """The cursor moved to a question (by key, mouse or a new list)."""
+
+        def __init__(self, question_list: QuestionList, row: QuestionRow) -> None:
+            super().__init__()
+            self.question_list = question_list
+            self.row = row
+
+        @property
+        def control(self) -> QuestionList:
+            return self.question_list
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.rows: tuple[QuestionRow, ...] = ()
+        self.cursor = -1
+        self.compare = False
+        self._id_width = 4
+        self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        """Rendered rows by (index, width, cursor, focus); cleared on new rows and when the styles change."""
+
+    @property
+    def current(self) -> QuestionRow | None:
+        """The row under the cursor."""
+        return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
+
+    def show(self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False) -> None:
+        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them)."""
+        self.rows = tuple(rows)
+        self.compare = compare
+        self._strips.clear()
+        self._id_width = min(ID_WIDTH_LIMIT, max((len(r.question.id) for r in self.rows), default=4))
+        ids = [row.question.id for row in self.rows]
+        self.virtual_size = Size(self.size.width, len(self.rows))
+        self.refresh()
+        self._set_cursor(ids.index(selected_id) if selected_id in ids else 0)
+
+    def select(self, question_id: str) -> bool:
+        """Move the cursor to a question; False when the list does not show it."""
+        for index, row in enumerate(self.rows):
+            if row.question.id == question_id:
+                self._set_cursor(index)
+                return True
+        return False
+
+    def _set_cursor(self, index: int) -> None:
+        if not self.rows:
+            self.cursor = -1
+            self.refresh()
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        self.cursor = index
+        self.refresh()
+        self.scroll_to_region(Region(0, index, 1, 1), animate=False, immediate=True)
+        self.post_message(self.Highlighted(self, self.rows[index]))
+
+    def action_move(self, step: int) -> None:
+        """Cursor up or down by ``step`` rows."""
+        if self.rows:
+            self._set_cursor(self.cursor + step)
+
+    def action_page(self, direction: int) -> None:
+        """Cursor one page up or down."""
+        if self.rows:
+            self._set_cursor(self.cursor + direction * max(1, self.scrollable_content_region.height - 1))
+
+    def action_jump(self, index: int) -> None:
+        """Cursor to the first (0) or last (-1) row."""
+        if self.rows:
+            self._set_cursor(index if index >= 0 else len(self.rows) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and self.rows:
+            index = offset.y + int(self.scroll_y)
+            if index < len(self.rows):
+                self._set_cursor(index)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(event.size.width, len(self.rows))
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_line(self, y: int) -> Strip:
+        index = y + int(self.scroll_y)
+        width = self.scrollable_content_region.width
+        if index >= len(self.rows):
+            return Strip.blank(width, self.rich_style)
+        row = self.rows[index]
+        key = (index, width, index == self.cursor, self.has_focus)
+        strip = self._strips.get(key)
+        if strip is None:
+            base = self.rich_style
+            strip = Strip(self._row_segments(row, width, base)).adjust_cell_length(width, base)
+            if index == self.cursor:
+                strip = strip.apply_style(self.get_component_rich_style("question-list--cursor"))
+            self._strips.set(key, strip)
+        return strip
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def _row_segments(self, row: QuestionRow, width: int, base: Style) -> list[Segment]:
+        """The cells of one row; every segment carries a full style (NO_COLOR filters need one)."""
+
+        def styled(name: str) -> Style:
+            return base + self.get_component_rich_style(name)
+
+        segments = [Segment(" ", base), Segment(row.status.glyph, styled(STATUS_CLASSES[row.status]))]
+        if self.compare:
+            state_b = state_of(row.result_b) if row.result_b is not None else "…"
+            glyph_b = (row.status_b.glyph, styled(STATUS_CLASSES[row.status_b])) if row.status_b else (" ", base)
+            mark, mark_class = move_mark(row.move)
+            segments += [
+                Segment(*glyph_b),
+                Segment(" ", base),
+                Segment(mark, styled(mark_class)),
+                Segment(" " + pad(row.question.id, self._id_width), base),
+                Segment(" " + pad(row.state, STATE_WIDTH) + " " + pad(state_b, STATE_WIDTH), base),
+            ]
+        else:
+            cause = "" if row.cause is FailureCause.OK else row.cause.value.lower()
+            segments += [
+                Segment(" " + pad(row.question.id, self._id_width), base),
+                Segment(" " + pad(row.state, STATE_WIDTH), base),
+                Segment(" " + pad(cause, CAUSE_WIDTH), styled("question-list--dim")),
+            ]
+        used = sum(segment.cell_length for segment in segments)
+        room = width - used - 1
+        if room > 0:
+            segments.append(Segment(" " + truncate(single_line(row.question.query), room), base))
+        return segments

@@ -1,0 +1,43 @@
+"""Helpers for driving the inspector with Textual's Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from textual.pilot import Pilot
+
+from chunkscope.configspec import make_config
+from chunkscope.loaders import Dataset
+from chunkscope.results import Config
+from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.session import Session
+
+SIZE = (140, 40)
+FIXED_200 = make_config("fixed:size=200")
+OVERLAP_40 = make_config("fixed:size=200,overlap=40")
+
+
+def make_app(dataset: Dataset, a: Config = FIXED_200, b: Config | None = None) -> ChunkscopeApp:
+    """The real app on ``dataset``, opening the split view when ``b`` is given."""
+    return ChunkscopeApp(Session(dataset, a, b), open_compare=b is not None)
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until every worker finished and the messages they posted were handled."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def async_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an ``async def`` test in its own event loop (fixtures still resolve by the test's signature)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run

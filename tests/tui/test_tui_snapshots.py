@@ -1,0 +1,71 @@
+"""Snapshots of the main views on the sample data (pytest-textual-snapshot, 140 x 40 cells).
+
+Regenerate after an intended change with ``pytest tests/tui/test_tui_snapshots.py --snapshot-update``
+and look at the SVGs in ``__snapshots__`` before committing them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, make_app, settle
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from chunkscope.loaders import Dataset
+
+Steps = Callable[[Pilot[None]], Awaitable[None]]
+
+
+def after(*keys: str) -> Steps:
+    """Wait for the results, press ``keys`` (waiting for any evaluation they start), stop input cursors blinking."""
+
+    async def run(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        for box in pilot.app.screen.query(Input):
+            box.cursor_blink = False
+        await pilot.pause()
+
+    return run
+
+
+def test_inspect_first_screen(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after())
+
+
+def test_inspect_cut_question(snap_compare: Any, sample: Dataset) -> None:
+    # Filter "lost" (f twice), then N wraps to the last lost question: q39, cut at 400 by fixed:size=200.
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("f", "f", "N"))
+
+
+def test_compare_recovered_question(snap_compare: Any, sample: Dataset) -> None:
+    # Then o (overlap 20%) and v: A = fixed:size=200 left, B = fixed:size=200,overlap=40 right, q39 recovered.
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("f", "f", "N", "o", "v"))
+
+
+def test_summary_single(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("s"))
+
+
+def test_summary_compare(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample, FIXED_200, OVERLAP_40), terminal_size=SIZE, run_before=after("s"))
+
+
+def test_help(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("question_mark"))
+
+
+def test_config_form(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("e"))
+
+
+def test_export_dialog(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("x"))
+
+
+def test_search(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("slash", "e", "n", "d"))
