@@ -20,6 +20,7 @@ its bad direction (:data:`WORSE_DIRECTION`) by more than ``1e-12``.
 from __future__ import annotations
 
 import json
+import math
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -186,6 +187,8 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
         raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(name, f"not a JSON report: {exc}") from None
+    except RecursionError:
+        raise InputError(name, "not a JSON report: nested too deeply") from None
     if not isinstance(report, dict):
         raise InputError(name, "not a chunkscope report (expected a JSON object)")
     if "policy" not in report:
@@ -301,7 +304,7 @@ def _baseline_entry(
     summary = entry["summary"]
     for metric in ("questions", *metrics):
         value = summary.get(metric)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise InputError(name, "missing or not a number", field=f"{where}.summary.{metric}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise InputError(name, "missing or not a finite number", field=f"{where}.summary.{metric}")
     key = (entry["chunker"], entry["retriever"], entry["top_k"], entry["budget"], entry["overflow"])
     return key, summary

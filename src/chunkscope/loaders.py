@@ -52,14 +52,44 @@ def _read_text(path: Path) -> tuple[str, str]:
     return text, hashlib.sha256(raw).hexdigest()
 
 
+def reject_bom(path: str | Path, text: str) -> None:
+    """InputError when a JSON/JSONL/run file starts with a byte-order mark (JSON parsers refuse it)."""
+    if text.startswith("\ufeff"):
+        raise InputError(str(path), "starts with a UTF-8 byte-order mark (BOM): save it as UTF-8 without BOM", line=1)
+
+
+def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
+    """``json.loads`` with every failure as an InputError naming the file and line.
+
+    JSON escapes can spell lone surrogates (``"\\ud800"``) that no UTF-8 report can hold,
+    so they are refused here rather than when a report is written.
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = line if line is not None else exc.lineno
+        raise InputError(str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", line=where) from None
+    except RecursionError:
+        raise InputError(str(path), "invalid JSON: nested too deeply", line=line) from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError(
+                str(path), "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff)", line=line
+            ) from None
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
 def _jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    reject_bom(path, text)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", line=number) from None
+        record = parse_json(path, line, number)
         if not isinstance(record, dict):
             raise InputError(str(path), "each line must be a JSON object", line=number)
         yield number, record
@@ -73,6 +103,13 @@ def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], 
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
         expected = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise InputError(path, f"must be {_article(expected)}, got {type(value).__name__}", line=line, field=name)
+    return value
+
+
+def _identifier(record: Mapping[str, Any], where: tuple[str, int]) -> str:
+    value: str = _field(record, "id", str, where)
+    if not value.strip():
+        raise InputError(where[0], "must not be empty", line=where[1], field="id")
     return value
 
 
@@ -95,7 +132,7 @@ def load_corpus(path: str | Path) -> tuple[Corpus, SourceFile]:
     first_line: dict[str, int] = {}
     for number, record in _jsonl_records(path, text):
         where = (str(path), number)
-        doc_id = _field(record, "id", str, where)
+        doc_id = _identifier(record, where)
         body = _field(record, "text", str, where)
         title = _field(record, "title", str, where) if record.get("title") is not None else None
         metadata = _field(record, "metadata", dict, where) if record.get("metadata") is not None else {}
@@ -140,7 +177,7 @@ def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, Sourc
     first_line: dict[str, int] = {}
     for number, record in _jsonl_records(path, text):
         where = (str(path), number)
-        question_id = _field(record, "id", str, where)
+        question_id = _identifier(record, where)
         query = _field(record, "query", str, where)
         if not query.strip():
             raise InputError(str(path), "must not be empty", line=number, field="query")
@@ -148,8 +185,8 @@ def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, Sourc
         if not items:
             raise InputError(str(path), "needs at least one evidence item", line=number, field="evidence")
         tags = record.get("tags", [])
-        if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
-            raise InputError(str(path), "must be a list of strings", line=number, field="tags")
+        if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
+            raise InputError(str(path), "must be a list of non-empty strings", line=number, field="tags")
         if question_id in first_line:
             raise InputError(
                 str(path),
@@ -170,7 +207,12 @@ def _evidence_item(item: Any, corpus: Corpus, where: tuple[str, int], name: str)
     if not isinstance(item, dict):
         raise InputError(path, "must be an object", line=line, field=name)
     if "any" in item:
-        alternatives = _field(item, "any", list, where)
+        alternatives = item["any"]
+        if set(item) != {"any"}:
+            extra = ", ".join(sorted(set(item) - {"any"}))
+            raise InputError(path, f"an 'any' item takes no other keys, got {extra}", line=line, field=name)
+        if not isinstance(alternatives, list):
+            raise InputError(path, f"must be a list, got {type(alternatives).__name__}", line=line, field=f"{name}.any")
         if not alternatives:
             raise InputError(path, "needs at least one alternative", line=line, field=f"{name}.any")
         spans: list[Span] = []
@@ -180,8 +222,19 @@ def _evidence_item(item: Any, corpus: Corpus, where: tuple[str, int], name: str)
     return EvidenceItem((_span(item, corpus, where, name),))
 
 
+_SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence")
+
+
 def _span(item: Mapping[str, Any], corpus: Corpus, where: tuple[str, int], name: str) -> Span:
     path, line = where
+    unknown = [key for key in item if key not in _SPAN_KEYS]
+    if unknown:
+        raise InputError(
+            path,
+            f"unknown key {unknown[0]!r} (valid: {', '.join(_SPAN_KEYS)}, or 'any')",
+            line=line,
+            field=f"{name}.{unknown[0]}",
+        )
     if "doc" not in item:
         raise InputError(path, "missing", line=line, field=f"{name}.doc")
     doc_id = item["doc"]
@@ -189,7 +242,26 @@ def _span(item: Mapping[str, Any], corpus: Corpus, where: tuple[str, int], name:
     if document is None:
         raise InputError(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc")
     if "quote" in item:
-        return _locate_quote(item, document, where, name)
+        span = _locate_quote(item, document, where, name)
+        if "start" in item or "end" in item:
+            given = _offsets(item, document, where, name)
+            if given != span:
+                raise InputError(
+                    path,
+                    f"[{given.start}, {given.end}) does not match the quote, found at [{span.start}, {span.end})",
+                    line=line,
+                    field=f"{name}.start",
+                )
+        return span
+    if "occurrence" in item:
+        raise InputError(path, "applies only to a 'quote'", line=line, field=f"{name}.occurrence")
+    if "start" not in item and "end" not in item:
+        raise InputError(path, "missing: give start and end, or a quote", line=line, field=f"{name}.start")
+    return _offsets(item, document, where, name)
+
+
+def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str) -> Span:
+    path, line = where
     for key in ("start", "end"):
         value = item.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
@@ -198,7 +270,7 @@ def _span(item: Mapping[str, Any], corpus: Corpus, where: tuple[str, int], name:
     if not 0 <= start < end <= len(document.text):
         problem = "is empty" if start >= end else f"is out of range (document has {len(document.text)} characters)"
         raise InputError(path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start")
-    return Span(doc_id, start, end)
+    return Span(document.id, start, end)
 
 
 def _locate_quote(item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str) -> Span:
@@ -220,10 +292,17 @@ def _locate_quote(item: Mapping[str, Any], document: Document, where: tuple[str,
             )
         start = found[0]
     else:
-        if not isinstance(occurrence, int) or isinstance(occurrence, bool) or not 0 <= occurrence < len(found):
+        if not isinstance(occurrence, int) or isinstance(occurrence, bool) or occurrence < 0:
             raise InputError(
                 path,
-                f"occurrence {occurrence!r} does not exist: the quote occurs {len(found)} times",
+                f"must be a non-negative integer (0-based), got {json.dumps(occurrence)}",
+                line=line,
+                field=f"{name}.occurrence",
+            )
+        if occurrence >= len(found):
+            raise InputError(
+                path,
+                f"occurrence {occurrence} does not exist: the quote occurs {_times(len(found))}",
                 line=line,
                 field=f"{name}.occurrence",
             )
@@ -239,6 +318,10 @@ def find_all(text: str, needle: str) -> list[int]:
         found.append(position)
         position = text.find(needle, position + 1)
     return found
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -267,10 +350,8 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
     if not path.exists():
         raise InputError(str(path), "no such file")
     text, digest = _read_text(path)
-    try:
-        root = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from None
+    reject_bom(path, text)
+    root = parse_json(path, text)
     articles = root.get("data") if isinstance(root, dict) else None
     if not isinstance(articles, list):
         raise InputError(str(path), "expected a SQuAD object with a 'data' list", field="data")
@@ -278,7 +359,10 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
     for a, article in enumerate(articles):
         builder.add_article(article, f"data[{a}]")
     if not builder.questions:
-        raise InputError(str(path), "the question set is empty: no answerable question outside the title prefix")
+        excluded = "; ".join(f"{count} {reason}" for reason, count in builder.excluded.items()) or "the file has none"
+        raise InputError(
+            str(path), f"the question set is empty: no answerable question outside the title prefix ({excluded})"
+        )
     questions = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
     return Dataset(Corpus(tuple(builder.documents)), questions, (SourceFile(str(path), digest),), path.stem)
 
@@ -341,6 +425,10 @@ class _SquadBuilder:
         for key in ("id", "question"):
             if not isinstance(qa.get(key), str):
                 raise self.fail(f"{where}.{key}", "must be a string")
+            if not qa[key].strip():
+                raise self.fail(f"{where}.{key}", "must not be empty")
+        if not isinstance(qa.get("is_impossible", False), bool):
+            raise self.fail(f"{where}.is_impossible", f"must be true or false, got {json.dumps(qa['is_impossible'])}")
         if qa["id"] in self.question_ids:
             raise self.fail(f"{where}.id", f"duplicate question id '{qa['id']}'")
         self.question_ids.add(qa["id"])
@@ -368,7 +456,9 @@ class _SquadBuilder:
         if not isinstance(start, int) or isinstance(start, bool):
             raise self.fail(f"{where}.answer_start", "must be an integer")
         length = len(answer["text"])
-        if length == 0 or context[start : start + length] != answer["text"]:
+        if length == 0:
+            raise self.fail(f"{where}.text", "must not be empty")
+        if context[start : start + length] != answer["text"]:
             raise self.fail(
                 f"{where}.answer_start", f"answer text {_short(answer['text'])} is not at offset {start} of the context"
             )

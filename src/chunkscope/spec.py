@@ -22,6 +22,7 @@ is taken literally: spaces, commas and ``none`` included.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -177,6 +178,11 @@ class _Parser:
                         break
                     valid = ", ".join(fields) or "none"
                     raise self.fail(f"{reg.kind} '{name}' has no parameter '{key}' (valid: {valid})")
+                if key in values:
+                    if nested:
+                        self.pos = mark - 1  # a second 'key=' belongs to the outer spec
+                        break
+                    raise self.fail(f"{reg.kind} '{name}' parameter '{key}' is given twice")
                 if self.peek() != "=":
                     raise self.fail(f"expected '=' after '{key}'")
                 self.pos += 1
@@ -184,6 +190,9 @@ class _Parser:
                 if self.peek() != ",":
                     break
                 self.pos += 1
+        missing = [key for key in _required_fields(cls) if key not in values]
+        if missing:
+            raise self.fail(f"{reg.kind} '{name}' needs parameter '{missing[0]}'")
         try:
             return cls(**values)
         except (TypeError, ValueError) as exc:
@@ -247,6 +256,15 @@ def _init_fields(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
 
 
+def _required_fields(cls: type) -> list[str]:
+    """Init fields without a default: a spec must give them."""
+    return [
+        f.name
+        for f in dataclasses.fields(cls)
+        if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    ]
+
+
 def _positional_field(cls: type) -> str | None:
     """The field a spec may give first without its key, if the strategy declares one."""
     return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("positional")), None)
@@ -295,7 +313,10 @@ def _convert_atom(raw: str, hint: Any, owner: str, key: str, parser: _Parser, qu
             if option is int:
                 return int(raw)
             if option is float:
-                return float(raw)
+                number = float(raw)
+                if not math.isfinite(number):
+                    raise parser.fail(f"'{owner}' parameter '{key}' must be a finite number, got '{raw}'")
+                return number
             if option is str:
                 return raw
         except ValueError:

@@ -9,6 +9,7 @@ from typing import Any
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
+from chunkscope.loaders import parse_json, reject_bom
 from chunkscope.model import Chunk, Corpus
 
 
@@ -25,7 +26,8 @@ class ImportedChunker:
     be found there is left out and reported in ``Chunking.problems``, never
     guessed. (A text that would land exactly on the previous chunk's span is
     looked for after it, so repeated passages map to successive occurrences.)
-    With both offsets and text, the text must match the offsets.
+    With both offsets and text, the text must match the offsets. A file that
+    yields no chunk at all is an error.
 
     A bare ``imported`` means the file given to the CLI's ``--chunks``.
     """
@@ -39,7 +41,12 @@ class ImportedChunker:
             object.__setattr__(self, "path", DEFAULT_PATH.value)
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
-        return read_chunks(str(self.path), corpus)
+        chunking = read_chunks(str(self.path), corpus)
+        if not chunking.units:
+            problems = len(chunking.problems)
+            reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
+            raise InputError(str(self.path), f"the chunking is empty: {reason}")
+        return chunking
 
 
 class DefaultPath:
@@ -61,6 +68,7 @@ def read_chunks(path: str, corpus: Corpus) -> Chunking:
         raise InputError(path, f"cannot read chunks file: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not valid UTF-8 (byte {exc.start})") from None
+    reject_bom(path, content)
     chunks: list[tuple[int, Chunk]] = []
     problems: list[str] = []
     seen: dict[str, int] = {}
@@ -99,10 +107,7 @@ def read_chunks(path: str, corpus: Corpus) -> Chunking:
 
 
 def _record(path: str, number: int, line: str) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=number) from None
+    record = parse_json(path, line, number)
     if not isinstance(record, dict):
         raise InputError(path, "each line must be a JSON object", line=number)
     return record

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from chunkscope.chunkers import parse_chunker
 from chunkscope.configspec import make_config
 from chunkscope.errors import ChunkscopeError
 from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset, load_dataset
+from chunkscope.loaders import CORPUS_SUFFIXES, Dataset, load_dataset, sample_paths
 from chunkscope.report import write_atomic
 from chunkscope.results import Config, ConfigResult
+from chunkscope.retrievers import parse_retriever
 from chunkscope.spec import format_spec
 
 EXIT_OK = 0
@@ -125,7 +130,7 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
 
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
-    value = int(text)
+    value = _integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -133,10 +138,17 @@ def positive_int(text: str) -> int:
 
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
-    value = int(text)
+    value = _integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
     return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
 def load_from_args(args: argparse.Namespace) -> Dataset:
@@ -193,6 +205,83 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         except OSError as exc:
             raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
         print(f"wrote {path}", file=sys.stderr)
+
+
+OUTPUT_OPTIONS = ("json", "csv", "markdown")
+
+
+def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:
+    """Refuse report paths that cannot or must not be written, before any work is done.
+
+    A report never replaces an input file (nor adds a document to the corpus
+    directory), two reports never share a path, at most one goes to stdout, and
+    its directory must exist.
+    """
+    requested: list[tuple[str, str]] = [
+        (option, getattr(args, option)) for option in OUTPUT_OPTIONS if getattr(args, option, None) is not None
+    ]
+    to_stdout = [f"--{option}" for option, path in requested if path == "-"]
+    if len(to_stdout) > 1:
+        raise ChunkscopeError(f"only one report can go to stdout ('-'): {' and '.join(to_stdout)} both ask for it")
+    inputs = [Path(path) for path in input_paths(args, configs)]
+    written: dict[Path, str] = {}
+    for option, path in requested:
+        if path == "-":
+            continue
+        if not path.strip():
+            raise ChunkscopeError(f"--{option} needs a file path (or '-' for stdout)")
+        target = Path(path)
+        key = target.resolve()
+        if key in written:
+            raise ChunkscopeError(f"--{option} and --{written[key]} both write {path}: give each report its own file")
+        written[key] = option
+        _check_output_path(option, target, inputs)
+
+
+def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> None:
+    if target.is_dir():
+        raise ChunkscopeError(f"cannot write --{option} {target}: it is a directory")
+    directory = target.parent
+    if not directory.is_dir():
+        raise ChunkscopeError(f"cannot write --{option} {target}: directory {directory} does not exist")
+    for source in inputs:
+        if target.exists() and source.exists() and os.path.samefile(target, source):
+            raise ChunkscopeError(f"refusing to write --{option} {target}: it is an input file ({source})")
+        if (
+            source.is_dir()
+            and target.suffix.lower() in CORPUS_SUFFIXES
+            and target.resolve().is_relative_to(source.resolve())
+        ):
+            raise ChunkscopeError(
+                f"refusing to write --{option} {target}: it would add a document to the corpus directory {source}"
+            )
+
+
+def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
+    """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
+    paths = [getattr(args, name, None) for name in ("corpus", "questions", "squad", "chunks", "run_file", "baseline")]
+    if args.corpus is None and args.questions is None and args.squad is None:
+        paths.extend(str(path) for path in sample_paths())
+    for config in configs:
+        paths.extend(_strategy_paths(parse_chunker(config.chunker)))
+        paths.extend(_strategy_paths(parse_retriever(config.retriever)))
+    return [path for path in dict.fromkeys(paths) if path]
+
+
+def _strategy_paths(strategy: object) -> Iterator[str]:
+    """Values of ``path`` parameters (imported chunks, run files), nested strategies included."""
+    if isinstance(strategy, tuple):
+        for part in strategy:
+            yield from _strategy_paths(part)
+        return
+    if not dataclasses.is_dataclass(strategy):
+        return
+    for f in dataclasses.fields(strategy):
+        value = getattr(strategy, f.name)
+        if f.name == "path" and isinstance(value, str):
+            yield value
+        else:
+            yield from _strategy_paths(value)
 
 
 def stdout_is_data(args: argparse.Namespace) -> bool:

@@ -48,7 +48,7 @@ def add_test_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"sign-flip permutations and bootstrap resamples (default {DEFAULT_PERMUTATIONS:,})",
     )
-    group.add_argument("--seed", type=int, default=0, help="random seed of the tests (default 0)")
+    group.add_argument("--seed", type=common.non_negative_int, default=0, help="random seed of the tests (default 0)")
     group.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
 
 
@@ -63,6 +63,7 @@ def probability(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Evaluate both configurations, compare, print and write reports."""
     configs = [parse_config(text, args.retriever, args.top_k, args.budget, args.overflow) for text in (args.a, args.b)]
+    common.check_outputs(args, configs)
     dataset = common.load_from_args(args)
     results = common.evaluate_all(dataset, configs)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None

@@ -36,6 +36,7 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Evaluate and print."""
     configs = common.configs_from_args(args)
+    common.check_outputs(args, configs)
     conditions, baseline = _gate_inputs(args)
     if baseline is not None:
         for config in configs:

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from chunkscope.cli import common
 from chunkscope.configspec import parse_config
+from chunkscope.evaluate import Evaluator
+from chunkscope.results import Config
+from chunkscope.retrievers import parse_retriever
+from chunkscope.retrievers.run import RunFile
+from chunkscope.tokenize import get_tokenizer
 
 NAME = "inspect"
 
@@ -35,9 +42,39 @@ def run(args: argparse.Namespace) -> int:
         parse_config(args.compare, args.retriever, args.top_k, args.budget, args.overflow) if args.compare else None
     )
     dataset = common.load_from_args(args)
-    # Textual is imported only here, so the headless commands never load it.
-    from chunkscope.tui.app import ChunkscopeApp
     from chunkscope.tui.session import Session
 
-    ChunkscopeApp(Session(dataset, config_a, config_b), open_compare=config_b is not None).run()
+    session = Session(dataset, config_a, config_b)
+    check_lazy_inputs(session.evaluator, [config_a] if config_b is None else [config_a, config_b])
+    # Textual is imported only here, so the headless commands never load it.
+    from chunkscope.tui.app import ChunkscopeApp
+
+    ChunkscopeApp(session, open_compare=config_b is not None).run()
     return common.EXIT_OK
+
+
+def check_lazy_inputs(evaluator: Evaluator, configs: Sequence[Config]) -> None:
+    """Read the files an evaluation reads lazily (imported chunks, run files) so bad ones fail before the app starts.
+
+    The chunkings stay cached in ``evaluator``; run files are resolved against them (unknown chunk ids, a run of
+    another question set). Dense indexes are not built here: that is the slow part the app shows progress for.
+    """
+    for config in configs:
+        units = evaluator.chunking(config.chunker).chunking.units
+        for strategy in _strategies(parse_retriever(config.retriever)):
+            if isinstance(strategy, RunFile):
+                strategy.build(units).rank(evaluator.questions, 1)
+            tokenizer = getattr(strategy, "tokenizer", None)
+            if isinstance(tokenizer, str):
+                get_tokenizer(tokenizer)
+
+
+def _strategies(strategy: object) -> Iterator[object]:
+    """A strategy and every strategy nested in it (rrf parts)."""
+    if isinstance(strategy, tuple):
+        for part in strategy:
+            yield from _strategies(part)
+    elif dataclasses.is_dataclass(strategy):
+        yield strategy
+        for f in dataclasses.fields(strategy):
+            yield from _strategies(getattr(strategy, f.name))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -82,8 +83,8 @@ def number_list(text: str) -> list[float]:
         values = [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from None
-    if not values or any(value < 0 for value in values):
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers >= 0, got {text!r}")
+    if not values or any(not math.isfinite(value) or value < 0 for value in values):
+        raise argparse.ArgumentTypeError(f"expected comma-separated finite numbers >= 0, got {text!r}")
     return values
 
 
@@ -118,6 +119,8 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
         raise ChunkscopeError("--overlap needs --size (the window sizes it applies to)")
     if args.size is not None:
         specs, notes = grid_chunkers(args.size, args.overlap if args.overlap is not None else [0.0])
+        if not specs:
+            raise ChunkscopeError(f"every --size/--overlap combination is invalid: {'; '.join(notes)}")
     specs += args.chunker or []
     if args.preset or not specs:
         specs = list(PRESETS[args.preset or "published"]) + specs
@@ -131,6 +134,7 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
 def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
+    common.check_outputs(args, configs)
     dataset = common.load_from_args(args)
     results = common.evaluate_all(dataset, configs)
     questions = dataset.questions.questions

@@ -29,6 +29,12 @@ class BM25:
     epsilon: float = 0.25
     tokenizer: str = "default"
 
+    def __post_init__(self) -> None:
+        if self.k1 < 0:
+            raise ValueError(f"k1 must not be negative, got {self.k1}")
+        if not 0 <= self.b <= 1:
+            raise ValueError(f"b must lie between 0 and 1, got {self.b}")
+
     def build(self, units: Sequence[Chunk]) -> BM25Index:
         return BM25Index(self, units)
 

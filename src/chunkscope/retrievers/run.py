@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from chunkscope.chunkers.imported import DefaultPath
 from chunkscope.errors import InputError
+from chunkscope.loaders import reject_bom
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import EMPTY_RANKING, Progress, retrievers
@@ -26,7 +28,9 @@ class RunFile:
     question keeps its first position in that order. Every listed chunk is
     retrieved, whatever its score. Questions the run does not mention get an
     empty ranking (misses, not errors); run lines for unknown questions are
-    ignored. Chunk ids the chunking does not have are an error listing them.
+    ignored, but a run that ranks none of the questions is an error (it belongs
+    to another question set). Chunk ids the chunking does not have are an error
+    listing them; so are an empty run and a score that is not a finite number.
     A bare ``run`` means the file given to the CLI's ``--run``.
     """
 
@@ -65,6 +69,7 @@ def read_run(path: str) -> dict[str, list[RunEntry]]:
         raise InputError(path, f"cannot read run file: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not valid UTF-8 (byte {exc.start})") from None
+    reject_bom(path, content)
     by_question: dict[str, list[RunEntry]] = {}
     for number, line in enumerate(content.split("\n"), start=1):
         fields = line.split()
@@ -85,7 +90,11 @@ def read_run(path: str) -> dict[str, list[RunEntry]]:
             score = float(score_text)
         except ValueError:
             raise InputError(path, f"must be a number, got '{score_text}'", line=number, field="score") from None
+        if not math.isfinite(score):
+            raise InputError(path, f"must be a finite number, got '{score_text}'", line=number, field="score")
         by_question.setdefault(qid, []).append(RunEntry(chunk_id, rank, score, number))
+    if not by_question:
+        raise InputError(path, "the run is empty: expected lines 'qid Q0 chunk_id rank score tag'")
     for entries in by_question.values():
         entries.sort(key=lambda entry: (entry.rank, -entry.score, entry.line))
     return by_question
@@ -95,6 +104,7 @@ class RunIndex:
     """The run resolved against one chunking's units."""
 
     def __init__(self, path: str, run: dict[str, list[RunEntry]], units: Sequence[Chunk]) -> None:
+        self.path = path
         position = {unit.id: index for index, unit in enumerate(units)}
         unknown: dict[str, int] = {}
         for entries in run.values():
@@ -126,6 +136,16 @@ class RunIndex:
             self.rankings[qid] = Ranking(tuple(indices), tuple(scores))
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
+        if questions and not any(question.id in self.rankings for question in questions):
+            shown = ", ".join(list(self.rankings)[:SHOWN_UNKNOWN_IDS])
+            if len(self.rankings) > SHOWN_UNKNOWN_IDS:
+                shown += f" and {len(self.rankings) - SHOWN_UNKNOWN_IDS} more"
+            raise InputError(
+                self.path,
+                f"ranks none of the {len(questions)} questions: its question ids ({shown}) are not in the "
+                "question set (is it the run of another question set?)",
+                field="qid",
+            )
         result = []
         for question in questions:
             ranking = self.rankings.get(question.id, EMPTY_RANKING)
