@@ -22,9 +22,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from chunkscope.cli.sweep_cmd import PUBLISHED_CHUNKERS  # noqa: E402
 from chunkscope.compare import compare_all  # noqa: E402
-from chunkscope.configspec import make_config  # noqa: E402
+from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config  # noqa: E402
 from chunkscope.evaluate import Evaluator  # noqa: E402
 from chunkscope.loaders import Dataset, load_squad  # noqa: E402
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from rank_bm25 import BM25Okapi  # noqa: E402
 
-from chunkscope.configspec import make_config  # noqa: E402
+from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config  # noqa: E402
 from chunkscope.evaluate import Evaluator  # noqa: E402
 from chunkscope.loaders import Dataset, load_squad  # noqa: E402
 from chunkscope.results import Config  # noqa: E402
@@ -39,16 +39,7 @@ from chunkscope.retrievers.bm25 import BM25, BM25Index  # noqa: E402
 from chunkscope.retrievers.lexical import query_tokens  # noqa: E402
 
 JSQUAD = REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"
-CHUNKERS = (
-    "fixed:size=100",
-    "fixed:size=100,overlap=20",
-    "fixed:size=200",
-    "fixed:size=200,overlap=40",
-    "fixed:size=400",
-    "fixed:size=400,overlap=80",
-    "fixed:size=800,overlap=160",
-    "paragraph",
-)
+CHUNKERS = PUBLISHED_CHUNKERS
 PARITY_CHUNKER = "fixed:size=400,overlap=80"
 TOP_K = 20
 SWEEP_TARGET_S = 3.0

@@ -30,9 +30,7 @@ def make_differences(seed: int = 0) -> np.ndarray:
     hits_a = rng.random((half, QUESTIONS)) < 0.6
     hits_b = rng.random((half, QUESTIONS)) < 0.62
     binary = hits_b.astype(np.float64) - hits_a.astype(np.float64)
-    continuous = rng.random((TESTS - half, QUESTIONS)) - rng.random(
-        (TESTS - half, QUESTIONS)
-    )
+    continuous = rng.random((TESTS - half, QUESTIONS)) - rng.random((TESTS - half, QUESTIONS))
     return np.vstack([binary, continuous])
 
 

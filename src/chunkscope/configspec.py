@@ -9,6 +9,18 @@ from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
 from chunkscope.spec import format_spec
 
+PUBLISHED_CHUNKERS = (
+    "fixed:size=100",
+    "fixed:size=100,overlap=20",
+    "fixed:size=200",
+    "fixed:size=200,overlap=40",
+    "fixed:size=400",
+    "fixed:size=400,overlap=80",
+    "fixed:size=800,overlap=160",
+    "paragraph",
+)
+"""The published eight: fixed 100/200/400 with 0% and 20% overlap, 800 with 20%, paragraphs."""
+
 
 _SPEC_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*(:|$)")
 

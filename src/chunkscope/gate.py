@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError, SpecError
-from chunkscope.report import METRIC_POLICY
+from chunkscope.report import METRIC_POLICY, SUMMARY_FIELDS
 from chunkscope.results import Config, ConfigResult
 
 __all__ = [
@@ -47,21 +47,7 @@ __all__ = [
     "parse_condition",
 ]
 
-GATE_METRICS = (
-    "questions",
-    "index_chunks",
-    "indexed_chars",
-    "evidence_exists",
-    "lost",
-    "doc_hits",
-    "complete",
-    "recall_at_5",
-    "recall_at_20",
-    "mrr_at_10",
-    "ndcg_at_10",
-    "sent_chars",
-    "duplicate_chars",
-)
+GATE_METRICS = tuple(name for name in SUMMARY_FIELDS if name != "rank_buckets")
 """Summary fields a condition may name."""
 
 OPERATORS: Mapping[str, Callable[[float, float], bool]] = {

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from chunkscope.cli import main
-from chunkscope.cli.sweep_cmd import PUBLISHED_CHUNKERS, grid_chunkers, overlap_chars
+from chunkscope.cli.sweep_cmd import grid_chunkers, overlap_chars
+from chunkscope.configspec import PUBLISHED_CHUNKERS
 
 FAST = ["--permutations", "300"]
 

@@ -15,8 +15,10 @@ from chunkscope.errors import SpecError
         ("paragraph", ("paragraph", "bm25")),
         ("fixed/run:path=/data/runs/prod.trec", ("fixed", "run:path=/data/runs/prod.trec")),
         ("imported:path=/x/y.jsonl/overlap", ("imported:path=/x/y.jsonl", "overlap")),
-        ("parent:child=(fixed:size=200),parent=markdown/bm25:k1=1.2",
-         ("parent:child=(fixed:size=200),parent=markdown", "bm25:k1=1.2")),
+        (
+            "parent:child=(fixed:size=200),parent=markdown/bm25:k1=1.2",
+            ("parent:child=(fixed:size=200),parent=markdown", "bm25:k1=1.2"),
+        ),
     ],
 )
 def test_split_config_finds_the_retriever_separator(text: str, expected: tuple[str, str]) -> None:
@@ -34,5 +36,5 @@ def test_parse_config_is_canonical_and_labels_drop_defaults() -> None:
 
 
 def test_parse_config_reports_unknown_retriever_names() -> None:
-    with pytest.raises(SpecError, match="valid retrievers: .*bm25"):
+    with pytest.raises(SpecError, match=r"valid retrievers: .*bm25"):
         parse_config("fixed/bm26")

@@ -31,7 +31,7 @@ def brute_force_pvalue(d: list[float]) -> float:
     tol = 1e-12 * max(1.0, max(abs(x) for x in d))
     hits = 0
     for signs in itertools.product((1.0, -1.0), repeat=n):
-        flipped = abs(sum(s * x for s, x in zip(signs, d)) / n)
+        flipped = abs(sum(s * x for s, x in zip(signs, d, strict=True)) / n)
         if flipped >= observed - tol:
             hits += 1
     return hits / float(1 << n)
@@ -43,9 +43,7 @@ def reference_holm(p: list[float]) -> list[float]:
     order = sorted(range(m), key=lambda i: (p[i], i))
     adjusted = [0.0] * m
     for rank, index in enumerate(order, start=1):
-        adjusted[index] = max(
-            min(1.0, (m - j + 1) * p[order[j - 1]]) for j in range(1, rank + 1)
-        )
+        adjusted[index] = max(min(1.0, (m - j + 1) * p[order[j - 1]]) for j in range(1, rank + 1))
     return adjusted
 
 
@@ -117,20 +115,14 @@ def test_zeros_do_not_change_the_exact_pvalue() -> None:
     # Flipping a zero changes nothing, so padding with zeros only multiplies
     # both the hit count and 2**n by the same power of two.
     base = paired_permutation_pvalues(np.array([[1.0, 2.0, 3.0]]), permutations=64)
-    padded = paired_permutation_pvalues(
-        np.array([[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]]), permutations=64
-    )
+    padded = paired_permutation_pvalues(np.array([[1.0, 0.0, 2.0, 0.0, 3.0, 0.0]]), permutations=64)
     assert padded[0] == base[0] == 0.25
 
 
 def test_all_zero_differences_give_one() -> None:
     zeros = np.zeros((2, 20))
-    np.testing.assert_array_equal(
-        paired_permutation_pvalues(zeros, permutations=50), [1, 1]
-    )
-    np.testing.assert_array_equal(
-        paired_permutation_pvalues(zeros[:, :4], permutations=50), [1, 1]
-    )
+    np.testing.assert_array_equal(paired_permutation_pvalues(zeros, permutations=50), [1, 1])
+    np.testing.assert_array_equal(paired_permutation_pvalues(zeros[:, :4], permutations=50), [1, 1])
 
 
 # ------------------------------------------------------------------ Monte Carlo
@@ -144,7 +136,7 @@ def test_monte_carlo_close_to_exact() -> None:
     exact = paired_permutation_pvalues(d, permutations=4096)  # 2**12: enumerated
     permutations = 1000  # < 2**12: forces Monte Carlo
     approx = paired_permutation_pvalues(d, permutations=permutations, seed=7)
-    for p_exact, p_mc in zip(exact, approx):
+    for p_exact, p_mc in zip(exact, approx, strict=True):
         # The hit count is Binomial(P, p), so the estimate has standard error
         # sqrt(p (1 - p) / P) <= 0.0159 at P = 1000; the add-one estimator adds
         # a bias of at most 1 / (P + 1). Allow 5 standard errors plus that bias.
@@ -261,9 +253,7 @@ def test_bootstrap_constant_differences_give_a_point(c: float) -> None:
 
 
 def test_bootstrap_single_question_gives_a_point() -> None:
-    np.testing.assert_array_equal(
-        bootstrap_ci(np.array([[0.7]]), resamples=50), [[0.7, 0.7]]
-    )
+    np.testing.assert_array_equal(bootstrap_ci(np.array([[0.7]]), resamples=50), [[0.7, 0.7]])
 
 
 def test_bootstrap_two_questions_hand_computed() -> None:
@@ -342,9 +332,7 @@ def test_holm_textbook_example() -> None:
     #   4 * 0.005 = 0.02, 3 * 0.01 = 0.03, 2 * 0.03 = 0.06, 1 * 0.04 = 0.04.
     # Running maximum: 0.02, 0.03, 0.06, 0.06 (0.04 is raised to 0.06).
     # Back in input order: 0.01 -> 0.03, 0.04 -> 0.06, 0.03 -> 0.06, 0.005 -> 0.02.
-    np.testing.assert_allclose(
-        holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02], rtol=0, atol=1e-15
-    )
+    np.testing.assert_allclose(holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02], rtol=0, atol=1e-15)
 
 
 def test_holm_clips_at_one() -> None:

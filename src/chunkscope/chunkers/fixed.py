@@ -21,18 +21,23 @@ class FixedChunker:
     overlap: int = 0
 
     def __post_init__(self) -> None:
-        if self.size < 1:
-            raise ValueError(f"size must be at least 1, got {self.size}")
-        if self.overlap < 0:
-            raise ValueError(f"overlap must not be negative, got {self.overlap}")
-        if self.overlap >= self.size:
-            raise ValueError(f"overlap ({self.overlap}) must be smaller than size ({self.size})")
+        check_window(self.size, self.overlap)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
         return [
             make_chunk(document, i, start, end)
             for i, (start, end) in enumerate(window_spans(len(document.text), self.size, self.overlap))
         ]
+
+
+def check_window(size: int, overlap: int) -> None:
+    """Reject sizes below 1, negative overlaps and overlaps not smaller than the size."""
+    if size < 1:
+        raise ValueError(f"size must be at least 1, got {size}")
+    if overlap < 0:
+        raise ValueError(f"overlap must not be negative, got {overlap}")
+    if overlap >= size:
+        raise ValueError(f"overlap ({overlap}) must be smaller than size ({size})")
 
 
 def window_spans(length: int, size: int, overlap: int, offset: int = 0) -> list[tuple[int, int]]:

@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from chunkscope.chunkers.base import chunkers, make_chunk
-from chunkscope.chunkers.fixed import window_spans
+from chunkscope.chunkers.fixed import check_window, window_spans
 from chunkscope.model import Chunk, Document
 
 SEPARATORS = ("\n\n", "\n", "。", ". ", "! ", "? ", " ", "")
@@ -39,12 +39,7 @@ class RecursiveChunker:
     overlap: int = 0
 
     def __post_init__(self) -> None:
-        if self.size < 1:
-            raise ValueError(f"size must be at least 1, got {self.size}")
-        if self.overlap < 0:
-            raise ValueError(f"overlap must not be negative, got {self.overlap}")
-        if self.overlap >= self.size:
-            raise ValueError(f"overlap ({self.overlap}) must be smaller than size ({self.size})")
+        check_window(self.size, self.overlap)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
         spans = recursive_spans(document.text, self.size, self.overlap)

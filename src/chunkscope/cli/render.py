@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from chunkscope.compare_report import format_p, verdict
 from chunkscope.loaders import Dataset
 from chunkscope.results import ConfigResult
 
@@ -108,16 +109,6 @@ def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
     out.print(table)
 
 
-def _p(p: float) -> str:
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def _verdict(test: MetricTest) -> str:
-    if not test.significant:
-        return "[dim]n.s.[/]"
-    return "[green]B better[/]" if test.delta > 0 else "[red]B worse[/]"
-
-
 def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, moved_limit: int = 25) -> None:
     """The compare report: metric tests, counts, transition matrix, questions that moved worst first."""
     from chunkscope.compare import STATES
@@ -137,9 +128,9 @@ def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, move
             f"{test.mean_b:.4f}",
             f"{test.delta:+.4f}",
             f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]",
-            _p(test.p_value),
-            _p(test.p_value_raw),
-            _verdict(test),
+            format_p(test.p_value),
+            format_p(test.p_value_raw),
+            _rich_verdict(test),
         )
     out.print(tests)
     correction = (
@@ -212,10 +203,7 @@ def _tag_deltas(out: Console, comparison: Comparison) -> None:
             str(group.better),
             str(group.worse),
             str(group.newly_lost),
-            *(
-                f"{'[bold]' if t.significant else ''}{t.delta:+.3f} ({_p(t.p_value)}){'[/]' if t.significant else ''}"
-                for t in group.tests
-            ),
+            *(_bold_if(t.significant, f"{t.delta:+.3f} ({format_p(t.p_value)})") for t in group.tests),
         )
     out.print(table)
 
@@ -262,3 +250,14 @@ _METRIC_NAMES = {
     "ndcg_at_10": "nDCG@10",
     "complete": "complete",
 }
+
+
+def _rich_verdict(test: MetricTest) -> str:
+    """The comparison verdict, coloured: green when B is significantly better, red when worse."""
+    text = verdict(test)
+    colour = {"B better": "green", "B worse": "red"}.get(text, "dim")
+    return f"[{colour}]{text}[/]"
+
+
+def _bold_if(condition: bool, text: str) -> str:
+    return f"[bold]{text}[/]" if condition else text

@@ -12,7 +12,7 @@ from chunkscope.cli import common, render
 from chunkscope.cli.compare_cmd import add_test_options
 from chunkscope.compare import compare_all
 from chunkscope.compare_report import sweep_csv, sweep_markdown, sweep_report
-from chunkscope.configspec import make_config
+from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config
 from chunkscope.errors import ChunkscopeError
 from chunkscope.groups import question_tags, restrict, tag_positions
 from chunkscope.report import to_json
@@ -20,17 +20,6 @@ from chunkscope.results import Config
 
 NAME = "sweep"
 
-PUBLISHED_CHUNKERS = (
-    "fixed:size=100",
-    "fixed:size=100,overlap=20",
-    "fixed:size=200",
-    "fixed:size=200,overlap=40",
-    "fixed:size=400",
-    "fixed:size=400,overlap=80",
-    "fixed:size=800,overlap=160",
-    "paragraph",
-)
-"""The published eight: fixed 100/200/400 with 0% and 20% overlap, 800 with 20%, paragraphs."""
 
 PRESETS = {"published": PUBLISHED_CHUNKERS}
 
