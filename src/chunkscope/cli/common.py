@@ -163,9 +163,13 @@ def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None =
 
 
 def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:
-    """Evaluate configurations, with a progress bar on stderr when it is a terminal."""
+    """Evaluate configurations, with progress bars on stderr when it is a terminal.
+
+    The second bar follows the current stage (chunking, indexing, ranking), so a
+    long embedding run of a dense retriever shows how far it got.
+    """
     evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
-    if not sys.stderr.isatty() or len(dataset.questions.questions) < 2000:
+    if not sys.stderr.isatty():
         results = [evaluator.evaluate(config) for config in configs]
         report_chunking_problems(evaluator, configs)
         return results
@@ -174,11 +178,16 @@ def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResu
 
     results = []
     with Progress(console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("evaluating", total=len(configs))
+        overall = progress.add_task("evaluating", total=len(configs))
+        stage_task = progress.add_task("", total=1)
+
+        def follow(stage: str, done: int, total: int) -> None:
+            progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
+
         for config in configs:
-            progress.update(task, description=config.label)
-            results.append(evaluator.evaluate(config))
-            progress.advance(task)
+            progress.update(overall, description=config.label)
+            results.append(evaluator.evaluate(config, follow))
+            progress.advance(overall)
     report_chunking_problems(evaluator, configs)
     return results
 
