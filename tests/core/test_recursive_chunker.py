@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunkscope.chunkers import parse_chunker
 from chunkscope.chunkers.recursive import RecursiveChunker, recursive_spans
@@ -66,3 +70,28 @@ def test_chunks_carry_exact_offsets() -> None:
 def test_invalid_parameters(params: str) -> None:
     with pytest.raises(SpecError):
         parse_chunker(f"recursive:{params}")
+
+
+def test_no_chunk_lies_inside_the_previous_one_after_trimming() -> None:
+    # "x\n\n" | "aaaa\nbbbb\ncccc\ndddd\neeee\n\n" (27 > 15, split at "\n") | "y".
+    # Merging the line pieces with size 15, overlap 5 gives [3,18), [13,28) and, for
+    # the trailing "\n" piece, [23,29); trimmed, the last is 'eeee' [23,27), which lies
+    # wholly inside 'cccc\ndddd\neeee' [13,27): it must not be emitted.
+    text = "x\n\naaaa\nbbbb\ncccc\ndddd\neeee\n\ny"
+    spans = recursive_spans(text, 15, 5)
+    assert spans == [(0, 1), (3, 17), (13, 27), (29, 30)]
+    for (s1, e1), (s2, e2) in itertools.pairwise(spans):
+        assert not (s1 <= s2 and e2 <= e1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(list("ab 。.!?\n")), max_size=120),
+    size=st.integers(min_value=2, max_value=30),
+    data=st.data(),
+)
+def test_recursive_chunks_never_nest_in_their_predecessor(text: str, size: int, data: st.DataObject) -> None:
+    overlap = data.draw(st.integers(min_value=0, max_value=size - 1))
+    spans = recursive_spans(text, size, overlap)
+    for (s1, e1), (s2, e2) in itertools.pairwise(spans):
+        assert s1 < s2 and e1 < e2

@@ -30,7 +30,8 @@ class RecursiveChunker:
        separators; its chunks are never merged with its neighbours. At the
        character level this gives windows of ``size`` advancing by ``size - overlap``.
     4. Each chunk's leading and trailing whitespace is left out of its span;
-       chunks that are only whitespace, or repeat the previous span, are dropped.
+       chunks that are only whitespace, or lie wholly inside the previous chunk
+       (as a trailing blank piece can leave them), are dropped.
 
     Every non-whitespace character lies in some chunk; no chunk is longer than ``size``.
     """
@@ -54,7 +55,8 @@ def recursive_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        if start < end and (not spans or spans[-1] != (start, end)):
+        # A chunk that trimming leaves wholly inside the previous one adds nothing but duplicates.
+        if start < end and not (spans and spans[-1][0] <= start and end <= spans[-1][1]):
             spans.append((start, end))
     return spans
 
