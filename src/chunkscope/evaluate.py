@@ -205,7 +205,7 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
         ()
         if parents is None
         else attribute_items(
-            question, [chunking.units[i] for i in ranking.indices[: config.top_k]], window, delivery.delivered, covered
+            question, [chunking.units[i] for i in ranking.indices[: config.top_k]], [u for _, u in window]
         )
     )
     return QuestionResult(
@@ -226,28 +226,22 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
     )
 
 
-def attribute_items(
-    question: Question,
-    matched: Sequence[Chunk],
-    window: Sequence[tuple[int, Chunk]],
-    delivered: Sequence[DeliveredChunk],
-    covered: Sequence[bool],
-) -> tuple[Attribution, ...]:
-    """Per required item, where a parent-child delivery found it: ``child``, ``parent`` or ``none``.
+def attribute_items(question: Question, matched: Sequence[Chunk], parents: Sequence[Chunk]) -> tuple[Attribution, ...]:
+    """Per required item, where the top-k parent-child hits hold it: ``child``, ``parent`` or ``none``.
 
-    ``matched`` are the top-k ranked (child) units and ``window`` their (rank,
-    parent) pairs. ``child``: the item is covered and a top-k hit whose parent is
-    in the context has a child containing one of the item's alternatives.
-    ``parent``: covered, but only by parent text around the matched children.
-    ``none``: not covered.
+    ``matched`` are the top-k ranked (child) units and ``parents`` their parents.
+    ``child``: a matched child contains one of the item's alternatives.
+    ``parent``: no matched child does, but the parent of one does (the evidence
+    sits in the text around the match). ``none``: neither. This is a retrieval
+    fact; whether the parent then fit the budget is what ``covered`` says.
     """
-    sent = {d.chunk.id for d in delivered}
-    children = [child for child, (_, parent) in zip(matched, window, strict=True) if parent.id in sent]
     return tuple(
-        ("child" if any(c.contains(span) for c in children for span in item.alternatives) else "parent")
-        if is_covered
+        "child"
+        if any(c.contains(span) for c in matched for span in item.alternatives)
+        else "parent"
+        if any(p.contains(span) for p in parents for span in item.alternatives)
         else "none"
-        for item, is_covered in zip(question.evidence, covered, strict=True)
+        for item in question.evidence
     )
 
 
