@@ -19,7 +19,6 @@ from chunkscope.results import (
     Config,
     ConfigResult,
     Cut,
-    DeliveredChunk,
     Overflow,
     QuestionResult,
     Ranking,

@@ -48,6 +48,8 @@ __all__ = [
 ]
 
 GATE_METRICS = tuple(name for name in SUMMARY_FIELDS if name != "rank_buckets")
+RATE_METRICS = ("recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10")
+"""Means in [0, 1]; every other gate metric is an integer count."""
 """Summary fields a condition may name."""
 
 OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
@@ -114,7 +116,13 @@ def parse_condition(text: str) -> Condition:
     metric, op, number = match.groups()
     if metric not in GATE_METRICS:
         raise SpecError(f"--fail-if {text!r}: unknown metric {metric!r}; choose from {', '.join(GATE_METRICS)}")
-    return Condition(metric, op, float(number), text.strip())
+    threshold = float(number)
+    if metric not in RATE_METRICS and not threshold.is_integer():
+        raise SpecError(
+            f"--fail-if {text!r}: {metric} is a count of questions or characters, not a share; "
+            f"give a whole number (e.g. a share of 0.9 of 200 questions is 180)"
+        )
+    return Condition(metric, op, threshold, text.strip())
 
 
 def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condition]) -> list[GateFailure]:
@@ -153,8 +161,9 @@ class Baseline:
         if key not in self.summaries:
             raise InputError(
                 self.path,
-                f"no configuration matches {config.chunker}/{config.retriever} top-{config.top_k} "
-                f"budget {config.budget} overflow {config.overflow}",
+                f"no configuration matches {config.chunker}/{config.retriever} "
+                f"({_delivery(config.top_k, config.budget, config.overflow)}); the baseline has "
+                + "; ".join(f"{c}/{r} ({_delivery(k, b, o)})" for c, r, k, b, o in self.summaries),
                 field="configs",
             )
         return self.positions[key], self.summaries[key]
@@ -294,3 +303,7 @@ def _baseline_entry(
             raise InputError(name, "missing or not a finite number", field=f"{where}.summary.{metric}")
     key = (entry["chunker"], entry["retriever"], entry["top_k"], entry["budget"], entry["overflow"])
     return key, summary
+
+
+def _delivery(top_k: int, budget: int | None, overflow: str) -> str:
+    return f"top-{top_k}, " + ("no budget" if budget is None else f"budget {budget} {overflow}")

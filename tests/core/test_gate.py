@@ -148,3 +148,12 @@ def test_metrics_without_a_direction_are_refused() -> None:
     check_worse_metrics(["recall_at_5", "lost"])
     with pytest.raises(SpecError, match="sent_chars"):
         check_worse_metrics(["sent_chars"])
+
+
+def test_a_share_threshold_on_a_count_metric_is_refused() -> None:
+    # complete is a count of questions (e.g. 36 of 40), so 'complete<0.9' could never fail:
+    # the gate refuses it and says to give a whole number.
+    with pytest.raises(SpecError, match="count of questions or characters"):
+        parse_condition("complete<0.9")
+    assert parse_condition("complete<36").threshold == 36
+    assert parse_condition("recall_at_5<0.9").threshold == 0.9

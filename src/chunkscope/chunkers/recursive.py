@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import chunkers, make_chunk
 from chunkscope.chunkers.fixed import check_window, window_spans
@@ -36,7 +36,7 @@ class RecursiveChunker:
     Every non-whitespace character lies in some chunk; no chunk is longer than ``size``.
     """
 
-    size: int = 400
+    size: int = field(default=400, metadata={"always_show": True})
     overlap: int = 0
 
     def __post_init__(self) -> None:

@@ -157,9 +157,10 @@ def load_from_args(args: argparse.Namespace) -> Dataset:
 
 
 def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None = None) -> list[Config]:
-    """One Config per chunker spec, sharing the retriever and delivery options."""
+    """One Config per distinct chunker spec (canonical form), sharing the retriever and delivery options."""
     specs = chunkers if chunkers is not None else (args.chunker or list(DEFAULT_CHUNKERS))
-    return [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+    return list(dict.fromkeys(configs))
 
 
 def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:

@@ -54,7 +54,11 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
     config = results[0].config if results else None
     if config is not None:
         budget = "no budget" if config.budget is None else f"budget {config.budget} chars ({config.overflow})"
-        out.print(f"delivery: top-{config.top_k}, {budget}", style="dim")
+        out.print(
+            f"delivery: top-{config.top_k}, {budget} · miss counts lost questions too (lost: no chunk holds the "
+            "evidence) · dup: characters sent twice",
+            style="dim",
+        )
     if questions.excluded:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in questions.excluded_reasons.items())
         out.print(f"excluded at load: {questions.excluded} questions ({reasons})", style="dim")
@@ -218,6 +222,8 @@ def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: S
     table.add_column("lost", justify="right")
     for metric in comparisons.metrics:
         table.add_column(_METRIC_NAMES.get(metric, metric), justify="right", no_wrap=True)
+    for header in ("1/2-5/6-20/miss", "doc hits", "sent", "dup"):
+        table.add_column(header, justify="right", no_wrap=True)
     marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
     for index, result in enumerate(results):
         cells = []
@@ -226,7 +232,17 @@ def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: S
             mark = marks[metric][index]
             cells.append(_SWEEP_MARKS[mark].format(value))
         s = result.summary
-        table.add_row(escape(result.config.label), str(s.index_chunks), f"[red]{s.lost}[/]" if s.lost else "0", *cells)
+        b = s.rank_buckets
+        table.add_row(
+            escape(result.config.label),
+            str(s.index_chunks),
+            f"[red]{s.lost}[/]" if s.lost else "0",
+            *cells,
+            f"{b['1']}/{b['2-5']}/{b['6-20']}/{b['miss']}",
+            str(s.doc_hits),
+            str(s.sent_chars),
+            str(s.duplicate_chars),
+        )
     out.print(table)
 
 
