@@ -22,6 +22,13 @@ GOLD_OPEN, GOLD_CLOSE, BOUNDARY, CUT = "⟦", "⟧", "|", "✂"
 CONTEXT_CHARS = 120
 """Characters of surrounding text shown on each side of a gold span."""
 
+_STOP_REASONS = {
+    "top_k": "top-k reached",
+    "budget": "budget reached",
+    "exhausted": "ranking ran out before top-k",
+}
+"""How ``QuestionResult.delivery_stop`` reads in a case file."""
+
 
 def mark_text(text: str, offset: int, gold: Sequence[Span], boundaries: Iterable[int]) -> str:
     """``text`` (which starts at document offset ``offset``) with gold and boundary marks inserted.
@@ -121,7 +128,8 @@ def _config_section(name: str, question: Question, result: ConfigResult, corpus:
         f"- Cause: {failure_cause(question_result, config).value}: {failure_detail(question_result, config)}",
         f"- First correct rank: {rank if rank is not None else '–'} (bucket {state_of(question_result)})",
         f"- Delivered: {len(question_result.delivered)} chunks, {question_result.sent_chars} chars sent, "
-        f"{question_result.duplicate_chars} duplicate; delivery stopped: {question_result.delivery_stop}",
+        f"{question_result.duplicate_chars} duplicate; "
+        f"delivery stopped: {_STOP_REASONS[question_result.delivery_stop]}",
         "",
         "Gold in its context, with this configuration's chunk boundaries:",
         "",

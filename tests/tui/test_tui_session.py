@@ -112,6 +112,29 @@ def test_move_filters_and_transition_cells_use_the_core_comparison(sample: Datas
     assert len(session.visible_rows("compare")) == comparison.transitions[4][4]
 
 
+def test_split_view_state_and_cause_filters_look_at_both_sides(sample: Dataset) -> None:
+    # q02 is complete at rank 1 under fixed:size=200 but newly lost (cut) under overlap 40, so in the
+    # split view "failing", "lost" and the CUT cause must list it although A alone would not.
+    session = evaluated(sample, FIXED_200, OVERLAP_40)
+    a, b = session.a.shown, session.b.shown
+    assert a is not None and b is not None
+    q02 = row(session, "q02", compare_view=True)
+    assert q02.result.complete and q02.result_b is not None and q02.result_b.lost
+    assert q02.failing and q02.cause_b is FailureCause.CUT
+    expected_failing = {
+        qa.question_id for qa, qb in zip(a.questions, b.questions, strict=True) if not (qa.complete and qb.complete)
+    }
+    session.set_filter("compare", state="failing")
+    assert {r.question.id for r in session.visible_rows("compare")} == expected_failing
+    session.set_filter("compare", state="lost")
+    assert {r.question.id for r in session.visible_rows("compare")} == {
+        qa.question_id for qa, qb in zip(a.questions, b.questions, strict=True) if qa.lost or qb.lost
+    }
+    session.set_filter("compare", state="all", cause=FailureCause.CUT)
+    assert "q02" in {r.question.id for r in session.visible_rows("compare")}
+    assert FailureCause.CUT in session.causes_present(compare=True)
+
+
 def test_step_through_wraps_and_skips(sample: Dataset) -> None:
     rows = evaluated(sample).rows(False)
     failing = [r.question.id for r in rows if r.failing]

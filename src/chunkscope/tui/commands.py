@@ -80,7 +80,7 @@ class ChunkscopeCommands(Provider):
                 f"List only {state} questions",
                 partial(self._run, screen, f"set_filter({state!r})"),
             )
-        for cause in screen.session.causes_present():
+        for cause in screen.session.causes_present(screen.compare):
             yield PaletteCommand(
                 f"Filter: cause {cause.value}",
                 f"List only questions whose failure cause is {cause.value}",

@@ -82,11 +82,18 @@ class QuestionRow:
     """The status under B, in the split view."""
     move: QuestionMove | None = None
     """How the question moved from A to B, in the split view (once the comparison is computed)."""
+    cause_b: FailureCause | None = None
+    """The failure cause under B, in the split view."""
+
+    @property
+    def results(self) -> tuple[QuestionResult, ...]:
+        """The result under A, and under B in the split view."""
+        return (self.result,) if self.result_b is None else (self.result, self.result_b)
 
     @property
     def failing(self) -> bool:
-        """Not every required item was delivered."""
-        return not self.result.complete
+        """Not every required item was delivered (under A or, in the split view, under B)."""
+        return not all(result.complete for result in self.results)
 
 
 STATE_FILTERS: tuple[str, ...] = ("all", "failing", "lost", "cut", "incomplete")
@@ -98,7 +105,11 @@ MOVE_FILTERS: tuple[str, ...] = ("moved", "better", "worse", "recovered", "newly
 
 
 def _state_accepts(name: str, row: QuestionRow) -> bool:
-    result = row.result
+    """In the split view a question matches when it matches under A or under B."""
+    return any(_result_accepts(name, result) for result in row.results)
+
+
+def _result_accepts(name: str, result: QuestionResult) -> bool:
     if name == "failing":
         return not result.complete
     if name == "lost":
@@ -127,7 +138,7 @@ class RowFilter:
     state: str = "all"
     """One of STATE_FILTERS, or one of MOVE_FILTERS in the split view."""
     cause: FailureCause | None = None
-    """Only questions with this failure cause (under A)."""
+    """Only questions with this failure cause (under A, or under B in the split view)."""
     cell: tuple[State, State] | None = None
     """Only questions in this (state under A, state under B) transition cell."""
     text: str = ""
@@ -140,7 +151,7 @@ class RowFilter:
                 return False
         elif not _state_accepts(self.state, row):
             return False
-        if self.cause is not None and row.cause is not self.cause:
+        if self.cause is not None and self.cause not in (row.cause, row.cause_b):
             return False
         if self.cell is not None and (row.move is None or (row.move.state_a, row.move.state_b) != self.cell):
             return False
@@ -465,6 +476,7 @@ class Session:
                     b,
                     status_of(b) if b is not None else None,
                     move,
+                    failure_cause(b, result_b.config) if b is not None and result_b is not None else None,
                 )
                 for index, (question, question_result, b, move) in enumerate(
                     zip(self.questions, result.questions, results_b, moves, strict=True)
@@ -489,9 +501,11 @@ class Session:
         """List the selected question in ``view`` until the filter changes, whatever the filter says."""
         self.views[view].kept = self.selected_id
 
-    def causes_present(self) -> tuple[FailureCause, ...]:
-        """Failure causes (other than OK) of the shown A, in priority order."""
-        present = {row.cause for row in self.rows(False)}
+    def causes_present(self, compare: bool = False) -> tuple[FailureCause, ...]:
+        """Failure causes (other than OK) of the shown A (and B, in the split view), in priority order."""
+        present: set[FailureCause | None] = set()
+        for row in self.rows(compare):
+            present.update((row.cause, row.cause_b))
         return tuple(cause for cause in FailureCause if cause in present and cause is not FailureCause.OK)
 
     def question(self, question_id: str) -> Question:

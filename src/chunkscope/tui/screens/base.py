@@ -362,7 +362,7 @@ class SessionScreen(SyncedScreen):
 
     def action_cause_next(self) -> None:
         """Next failure-cause filter among the causes present (then none)."""
-        causes: list[FailureCause | None] = [None, *self.session.causes_present()]
+        causes: list[FailureCause | None] = [None, *self.session.causes_present(self.compare)]
         current = self.session.views[self.VIEW].filter.cause
         index = causes.index(current) if current in causes else 0
         self._apply_filter(cause=causes[(index + 1) % len(causes)])

@@ -85,7 +85,10 @@ class SummaryScreen(SyncedScreen):
         self.query_one(BucketChart).show(results)
         self.query_one(ChunkLengthChart).show(results)
         if self.compare and comparison is not None:
-            self.query_one(TransitionMatrix).show(comparison)
+            matrix = self.query_one(TransitionMatrix)
+            matrix.show(comparison)
+            if self.focused is None or self.focused is self.query_one(MetricsTable):
+                matrix.focus()  # the only interactive part: arrows and Enter work at once
         prefixes = ("A ", "B ") if self.compare else ("",)
         diagnosis = Text("\n").join(diagnosis_text(p, r) for p, r in zip(prefixes, results, strict=False))
         self.query_one("#summary-diagnosis", Static).update(diagnosis)
