@@ -348,8 +348,9 @@ async def test_summary_transition_cell_filters_the_list(sample: Dataset) -> None
         await pilot.pause()
         summary = app.screen
         assert isinstance(summary, SummaryScreen)
-        summary.query_one(TransitionMatrix).focus()
-        # The cursor starts on (1, 1); "lost" is the fifth row, "2-5" the second column.
+        # The matrix has focus at once (no Tab needed); the cursor starts on (1, 1):
+        # "lost" is the fifth row, "2-5" the second column.
+        assert summary.focused is summary.query_one(TransitionMatrix)
         await pilot.press("down", "down", "down", "down", "right", "enter")
         await pilot.pause()
         assert isinstance(app.screen, CompareScreen)

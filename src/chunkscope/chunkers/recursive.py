@@ -30,8 +30,8 @@ class RecursiveChunker:
        separators; its chunks are never merged with its neighbours. At the
        character level this gives windows of ``size`` advancing by ``size - overlap``.
     4. Each chunk's leading and trailing whitespace is left out of its span;
-       chunks that are only whitespace, or lie wholly inside the previous chunk
-       (as a trailing blank piece can leave them), are dropped.
+       chunks that are only whitespace, or that trimming leaves wholly inside a
+       neighbouring chunk, are dropped (the larger of the two is kept).
 
     Every non-whitespace character lies in some chunk; no chunk is longer than ``size``.
     """
@@ -55,9 +55,14 @@ def recursive_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]
             start += 1
         while end > start and text[end - 1].isspace():
             end -= 1
-        # A chunk that trimming leaves wholly inside the previous one adds nothing but duplicates.
-        if start < end and not (spans and spans[-1][0] <= start and end <= spans[-1][1]):
-            spans.append((start, end))
+        if start >= end:
+            continue
+        # Trimming can leave one chunk wholly inside its neighbour: keep only the larger.
+        if spans and spans[-1][0] <= start and end <= spans[-1][1]:
+            continue
+        while spans and start <= spans[-1][0] and spans[-1][1] <= end:
+            spans.pop()
+        spans.append((start, end))
     return spans
 
 

@@ -48,6 +48,7 @@ class SummaryScreen(SyncedScreen):
     def __init__(self, session: Session, compare: bool) -> None:
         super().__init__(session, id="summary")
         self.compare = compare
+        self._matrix_focused = False
 
     def compose(self) -> ComposeResult:
         yield ConfigBar(id="summary-config")
@@ -87,8 +88,9 @@ class SummaryScreen(SyncedScreen):
         if self.compare and comparison is not None:
             matrix = self.query_one(TransitionMatrix)
             matrix.show(comparison)
-            if self.focused is None or self.focused is self.query_one(MetricsTable):
+            if not self._matrix_focused:
                 matrix.focus()  # the only interactive part: arrows and Enter work at once
+                self._matrix_focused = True
         prefixes = ("A ", "B ") if self.compare else ("",)
         diagnosis = Text("\n").join(diagnosis_text(p, r) for p, r in zip(prefixes, results, strict=False))
         self.query_one("#summary-diagnosis", Static).update(diagnosis)
