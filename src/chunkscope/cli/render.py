@@ -195,7 +195,7 @@ def _moved_table(out: Console, comparison: Comparison, limit: int) -> None:
 
 
 def _tag_deltas(out: Console, comparison: Comparison) -> None:
-    table = Table(title="by tag: Δ B−A (p)", title_justify="left")
+    table = Table(title="by tag: Δ B−A (p, not corrected across tags and metrics)", title_justify="left")
     for header in ("tag", "n", "better", "worse", "newly lost"):
         table.add_column(header, justify="left" if header == "tag" else "right")
     for test in comparison.tests:
