@@ -80,7 +80,20 @@ class _SummaryWidget(Widget):
     _prefix = "summary"
 
 
-class MetricsTable(_SummaryWidget):
+class _ResultsWidget(_SummaryWidget):
+    """Base of the widgets that chart a sequence of configuration results."""
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._results: tuple[ConfigResult, ...] = ()
+
+    def show(self, results: Sequence[ConfigResult]) -> None:
+        """Display ``results`` (metrics, rank buckets, chunk lengths: whatever the widget charts)."""
+        self._results = tuple(results)
+        self.refresh(layout=True)
+
+
+class MetricsTable(_ResultsWidget):
     """Metrics of one or more configurations side by side; with a comparison, delta, CI and p-value."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -96,14 +109,12 @@ class MetricsTable(_SummaryWidget):
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._results: tuple[ConfigResult, ...] = ()
         self._comparison: Comparison | None = None
 
     def show(self, results: Sequence[ConfigResult], comparison: Comparison | None = None) -> None:
         """Display ``results`` (and ``comparison``'s tests of the first two, when given)."""
-        self._results = tuple(results)
         self._comparison = comparison
-        self.refresh(layout=True)
+        super().show(results)
 
     def rows(self) -> list[list[str]]:
         """The table as plain cells: header row, then one row per metric (for tests and export)."""
@@ -182,7 +193,7 @@ def _test_cells(test: MetricTest, alpha: float) -> list[str]:
     return [f"{test.delta:+.3f}", f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]", p_value, mark]
 
 
-class BucketChart(_SummaryWidget):
+class BucketChart(_ResultsWidget):
     """Rank-bucket distribution per configuration as horizontal bars with counts."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -195,15 +206,6 @@ class BucketChart(_SummaryWidget):
         "bucket-chart--bucket-miss",
     }
     _prefix = "bucket-chart"
-
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self._results: tuple[ConfigResult, ...] = ()
-
-    def show(self, results: Sequence[ConfigResult]) -> None:
-        """Display the rank buckets of ``results``."""
-        self._results = tuple(results)
-        self.refresh(layout=True)
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
@@ -352,7 +354,7 @@ class TransitionMatrix(_SummaryWidget, can_focus=True):
         self.refresh()
 
 
-class ChunkLengthChart(_SummaryWidget):
+class ChunkLengthChart(_ResultsWidget):
     """Chunk-length distribution per configuration: counts in doubling length bins."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -362,15 +364,6 @@ class ChunkLengthChart(_SummaryWidget):
         "chunk-length-chart--count",
     }
     _prefix = "chunk-length-chart"
-
-    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self._results: tuple[ConfigResult, ...] = ()
-
-    def show(self, results: Sequence[ConfigResult]) -> None:
-        """Display the lengths of each configuration's retrieval units (``ConfigResult.chunks``)."""
-        self._results = tuple(results)
-        self.refresh(layout=True)
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
