@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
@@ -35,10 +35,7 @@ class ImportedChunker:
     path: str | None = None
 
     def __post_init__(self) -> None:
-        if self.path is None:
-            if DEFAULT_PATH.value is None:
-                raise ValueError("imported needs path=FILE (or the --chunks FILE option)")
-            object.__setattr__(self, "path", DEFAULT_PATH.value)
+        DEFAULT_PATH.resolve(self)
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
         chunking = read_chunks(str(self.path), corpus)
@@ -49,14 +46,29 @@ class ImportedChunker:
         return chunking
 
 
+class _HasPath(Protocol):
+    @property
+    def path(self) -> str | None: ...
+
+
 class DefaultPath:
     """The file a bare spec (``imported``, ``run``) refers to: set once by the CLI option."""
 
-    def __init__(self) -> None:
+    def __init__(self, spec: str, option: str) -> None:
         self.value: str | None = None
+        self.spec = spec
+        self.option = option
+
+    def resolve(self, strategy: _HasPath) -> None:
+        """Give a frozen strategy whose ``path`` is None this default (or say how to set one)."""
+        if strategy.path is not None:
+            return
+        if self.value is None:
+            raise ValueError(f"{self.spec} needs path=FILE (or the {self.option} FILE option)")
+        object.__setattr__(strategy, "path", self.value)
 
 
-DEFAULT_PATH = DefaultPath()
+DEFAULT_PATH = DefaultPath("imported", "--chunks")
 """Set by ``--chunks FILE``."""
 
 

@@ -37,17 +37,14 @@ class RunFile:
     path: str | None = None
 
     def __post_init__(self) -> None:
-        if self.path is None:
-            if DEFAULT_PATH.value is None:
-                raise ValueError("run needs path=FILE (or the --run FILE option)")
-            object.__setattr__(self, "path", DEFAULT_PATH.value)
+        DEFAULT_PATH.resolve(self)
 
     def build(self, units: Sequence[Chunk]) -> RunIndex:
         path = str(self.path)
         return RunIndex(path, read_run(path), units)
 
 
-DEFAULT_PATH = DefaultPath()
+DEFAULT_PATH = DefaultPath("run", "--run")
 """Set by ``--run FILE``."""
 
 
