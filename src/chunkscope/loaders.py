@@ -38,12 +38,16 @@ class Dataset:
     name: str
 
 
-def _read_text(path: Path) -> tuple[str, str]:
-    """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256."""
+def read_text(path: Path, what: str = "") -> tuple[str, str]:
+    """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256.
+
+    ``what`` names the kind of file in the message when it cannot be read (``chunks file``).
+    """
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+        kind = f" {what}" if what else ""
+        raise InputError(str(path), f"cannot read{kind}: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -127,7 +131,7 @@ def load_corpus(path: str | Path) -> tuple[Corpus, SourceFile]:
         return _load_corpus_dir(path)
     if not path.exists():
         raise InputError(str(path), "no such file or directory")
-    text, digest = _read_text(path)
+    text, digest = read_text(path)
     documents: list[Document] = []
     first_line: dict[str, int] = {}
     for number, record in _jsonl_records(path, text):
@@ -158,7 +162,7 @@ def _load_corpus_dir(root: Path) -> tuple[Corpus, SourceFile]:
     documents = []
     for file in files:
         doc_id = file.relative_to(root).as_posix()
-        text, digest = _read_text(file)
+        text, digest = read_text(file)
         combined.update(f"{doc_id}\0{digest}\n".encode())
         documents.append(Document(doc_id, text, title=doc_id))
     return Corpus(tuple(documents)), SourceFile(str(root), combined.hexdigest())
@@ -172,7 +176,7 @@ def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, Sourc
     path = Path(path)
     if not path.exists():
         raise InputError(str(path), "no such file")
-    text, digest = _read_text(path)
+    text, digest = read_text(path)
     questions: list[Question] = []
     first_line: dict[str, int] = {}
     for number, record in _jsonl_records(path, text):
@@ -349,7 +353,7 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
     path = Path(path)
     if not path.exists():
         raise InputError(str(path), "no such file")
-    text, digest = _read_text(path)
+    text, digest = read_text(path)
     reject_bom(path, text)
     root = parse_json(path, text)
     articles = root.get("data") if isinstance(root, dict) else None

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
-from chunkscope.loaders import parse_json, reject_bom
+from chunkscope.loaders import parse_json, read_text, reject_bom
 from chunkscope.model import Chunk, Corpus
 
 
@@ -74,12 +74,7 @@ DEFAULT_PATH = DefaultPath("imported", "--chunks")
 
 def read_chunks(path: str, corpus: Corpus) -> Chunking:
     """Load and validate an imported chunks file against ``corpus``."""
-    try:
-        content = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, f"cannot read chunks file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not valid UTF-8 (byte {exc.start})") from None
+    content, _ = read_text(Path(path), "chunks file")
     reject_bom(path, content)
     chunks: list[tuple[int, Chunk]] = []
     problems: list[str] = []

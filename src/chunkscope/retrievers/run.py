@@ -9,7 +9,7 @@ from pathlib import Path
 
 from chunkscope.chunkers.imported import DefaultPath
 from chunkscope.errors import InputError
-from chunkscope.loaders import reject_bom
+from chunkscope.loaders import read_text, reject_bom
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import EMPTY_RANKING, Progress, retrievers
@@ -60,12 +60,7 @@ class RunEntry:
 
 def read_run(path: str) -> dict[str, list[RunEntry]]:
     """Entries per question id, in rank order (rank ascending, score descending, line order)."""
-    try:
-        content = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, f"cannot read run file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not valid UTF-8 (byte {exc.start})") from None
+    content, _ = read_text(Path(path), "run file")
     reject_bom(path, content)
     by_question: dict[str, list[RunEntry]] = {}
     for number, line in enumerate(content.split("\n"), start=1):
