@@ -22,10 +22,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from chunkscope.compare import compare_all  # noqa: E402
-from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config  # noqa: E402
-from chunkscope.evaluate import Evaluator  # noqa: E402
-from chunkscope.loaders import Dataset, load_squad  # noqa: E402
+from chunkscope.analysis.compare import compare_all  # noqa: E402
+from chunkscope.io.dataset import Dataset  # noqa: E402
+from chunkscope.io.squad import load_squad  # noqa: E402
+from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config  # noqa: E402
+from chunkscope.pipeline.evaluate import Evaluator  # noqa: E402
 
 JSQUAD = REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"
 PERMUTATIONS = 10_000

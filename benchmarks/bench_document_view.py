@@ -37,11 +37,11 @@ sys.path.insert(0, str(REPO / "src"))
 
 from textual.app import App, ComposeResult  # noqa: E402
 
-from chunkscope import marks  # noqa: E402
-from chunkscope.configspec import make_config  # noqa: E402
-from chunkscope.evaluate import Evaluator  # noqa: E402
-from chunkscope.loaders import load_squad  # noqa: E402
+from chunkscope.analysis import marks  # noqa: E402
+from chunkscope.io.squad import load_squad  # noqa: E402
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span  # noqa: E402
+from chunkscope.pipeline.config import make_config  # noqa: E402
+from chunkscope.pipeline.evaluate import Evaluator  # noqa: E402
 from chunkscope.results import ConfigResult  # noqa: E402
 from chunkscope.tui import cells  # noqa: E402
 from chunkscope.tui.widgets.document_view import DocumentView  # noqa: E402

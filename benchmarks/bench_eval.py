@@ -31,9 +31,10 @@ sys.path.insert(0, str(REPO / "src"))
 
 from rank_bm25 import BM25Okapi  # noqa: E402
 
-from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config  # noqa: E402
-from chunkscope.evaluate import Evaluator  # noqa: E402
-from chunkscope.loaders import Dataset, load_squad  # noqa: E402
+from chunkscope.io.dataset import Dataset  # noqa: E402
+from chunkscope.io.squad import load_squad  # noqa: E402
+from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config  # noqa: E402
+from chunkscope.pipeline.evaluate import Evaluator  # noqa: E402
 from chunkscope.results import Config  # noqa: E402
 from chunkscope.retrievers.bm25 import BM25, BM25Index  # noqa: E402
 from chunkscope.retrievers.lexical import query_tokens  # noqa: E402

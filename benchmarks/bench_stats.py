@@ -15,7 +15,7 @@ import numpy as np
 # Lets the script run from a plain checkout, without installing the package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from chunkscope.stats import paired_permutation_pvalues
+from chunkscope.analysis.stats import paired_permutation_pvalues
 
 TESTS = 112
 QUESTIONS = 3973

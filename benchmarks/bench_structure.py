@@ -35,10 +35,11 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker  # noqa: E402
-from chunkscope.configspec import make_config  # noqa: E402
-from chunkscope.evaluate import Evaluator  # noqa: E402
-from chunkscope.loaders import Dataset, load_squad  # noqa: E402
+from chunkscope.io.dataset import Dataset  # noqa: E402
+from chunkscope.io.squad import load_squad  # noqa: E402
 from chunkscope.model import Corpus, Document  # noqa: E402
+from chunkscope.pipeline.config import make_config  # noqa: E402
+from chunkscope.pipeline.evaluate import Evaluator  # noqa: E402
 from chunkscope.retrievers.lexical import query_tokens  # noqa: E402
 
 JSQUAD = REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"

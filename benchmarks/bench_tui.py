@@ -38,8 +38,9 @@ from textual.geometry import Region  # noqa: E402
 from textual.pilot import Pilot  # noqa: E402
 from textual.widget import Widget  # noqa: E402
 
-from chunkscope.configspec import make_config  # noqa: E402
-from chunkscope.loaders import Dataset, load_squad  # noqa: E402
+from chunkscope.io.dataset import Dataset  # noqa: E402
+from chunkscope.io.squad import load_squad  # noqa: E402
+from chunkscope.pipeline.config import make_config  # noqa: E402
 from chunkscope.results import Config  # noqa: E402
 from chunkscope.tui.app import ChunkscopeApp  # noqa: E402
 from chunkscope.tui.session import Session  # noqa: E402
@@ -59,8 +60,8 @@ import time
 start = time.perf_counter()
 import asyncio, json, sys
 from chunkscope.cli import main  # what the console script imports
-from chunkscope.configspec import make_config
-from chunkscope.loaders import load_squad
+from chunkscope.pipeline.config import make_config
+from chunkscope.io.squad import load_squad
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.session import Session
 from chunkscope.tui.widgets.question_list import QuestionList

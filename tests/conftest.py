@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.loaders import Dataset, load_dataset, load_squad
+from chunkscope.io.dataset import Dataset, load_dataset
+from chunkscope.io.squad import load_squad
 
 REPO = Path(__file__).resolve().parents[1]
 JSQUAD = Path(os.environ.get("CHUNKSCOPE_JSQUAD", REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"))

@@ -34,7 +34,7 @@ class Config:
     @property
     def label(self) -> str:
         """``chunker/retriever`` with default parameters left out, for display."""
-        from chunkscope.configspec import short_label
+        from chunkscope.pipeline.config import short_label
 
         return short_label(self)
 

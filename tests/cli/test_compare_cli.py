@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from chunkscope.analysis.compare import STATES, compare
 from chunkscope.cli import main
-from chunkscope.compare import STATES, compare
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
-from chunkscope.report import METRIC_POLICY
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 
 A, B = "fixed:size=200", "fixed:size=200,overlap=40"
 FAST = ["--permutations", "300"]

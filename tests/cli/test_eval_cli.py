@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from chunkscope.cli import main
-from chunkscope.loaders import sample_paths
-from chunkscope.report import write_atomic
+from chunkscope.io.atomic import write_atomic
+from chunkscope.io.dataset import sample_paths
 
 # The JSON schema of issue 2: every key listed there must be present under exactly this name.
 CONFIG_KEYS = {"chunker", "retriever", "top_k", "budget", "overflow", "summary", "questions"}

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from chunkscope.cli import main
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 
 
 @pytest.fixture(scope="module")

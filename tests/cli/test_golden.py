@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.casefile import case_file
+from chunkscope.analysis.compare import compare
 from chunkscope.cli import main
-from chunkscope.compare import compare
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
-from chunkscope.loaders import sample_paths
+from chunkscope.io.dataset import Dataset, sample_paths
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.casefile import case_file
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 REGENERATE = bool(os.environ.get("CHUNKSCOPE_REGEN_GOLDEN"))
@@ -99,7 +98,9 @@ def test_case_file_matches_golden_file(question_id: str, sample: Dataset) -> Non
 
 
 @pytest.mark.jsquad
-def test_jsquad_summaries_match_golden_file(jsquad_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_jsquad_summaries_match_golden_file(
+    jsquad_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "jsquad.json"
     chunkers = ["fixed:size=400,overlap=80", "paragraph", "recursive:size=800,overlap=100", "markdown"]
     args = ["eval", "--squad", str(jsquad_path), "--json", str(out)]
@@ -108,8 +109,6 @@ def test_jsquad_summaries_match_golden_file(jsquad_path: Path, tmp_path: Path, c
     main([*args, "--budget", "2000", "--overflow", "skip"])
     capsys.readouterr()
     report = json.loads(out.read_text(encoding="utf-8"))
-    summaries = [
-        {key: value for key, value in config.items() if key != "questions"} for config in report["configs"]
-    ]
+    summaries = [{key: value for key, value in config.items() if key != "questions"} for config in report["configs"]]
     produced = json.dumps({"policy": report["policy"], "configs": summaries}, indent=1, ensure_ascii=False) + "\n"
     _check("jsquad-summary.json", produced)

@@ -26,7 +26,7 @@ import pytest
 
 from chunkscope.chunkers import imported
 from chunkscope.cli import main
-from chunkscope.report import METRIC_POLICY
+from chunkscope.metrics.policy import METRIC_POLICY
 from chunkscope.retrievers import run as run_retriever
 
 D1 = "Alpha beta gamma. Delta epsilon zeta."

@@ -10,7 +10,7 @@ import pytest
 
 from chunkscope.chunkers import imported
 from chunkscope.cli import main
-from chunkscope.loaders import sample_paths
+from chunkscope.io.dataset import sample_paths
 from chunkscope.retrievers import run
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from chunkscope.cli import build_parser
-from chunkscope.loaders import sample_paths
+from chunkscope.io.dataset import sample_paths
 
 REPO = Path(__file__).resolve().parents[2]
 README = REPO / "README.md"

@@ -10,7 +10,7 @@ import pytest
 
 from chunkscope.cli import main
 from chunkscope.cli.sweep_cmd import grid_chunkers, overlap_chars
-from chunkscope.configspec import PUBLISHED_CHUNKERS
+from chunkscope.pipeline.config import PUBLISHED_CHUNKERS
 
 FAST = ["--permutations", "300"]
 

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Chunk
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.bm25 import BM25, BM25Index, bm25_idf
-from chunkscope.tokenize import DefaultTokenizer
+from chunkscope.tokenize.default import DefaultTokenizer
 
 pytestmark = [
     pytest.mark.reference,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from chunkscope.casefile import case_file, fenced, mark_text
-from chunkscope.compare import compare
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
+from chunkscope.analysis.compare import compare
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.casefile import case_file, fenced, mark_text
 
 
 def test_mark_text_places_gold_boundaries_and_cuts() -> None:
@@ -54,6 +54,9 @@ def test_case_file_shows_the_cut_under_a_and_the_whole_gold_under_b(sample: Data
 
 
 def test_casefile_imports_neither_textual_nor_rich() -> None:
-    code = "import sys, chunkscope.casefile; print(any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules))"
+    code = (
+        "import sys, chunkscope.reports.casefile; "
+        "print(any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

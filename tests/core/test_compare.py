@@ -8,14 +8,15 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from chunkscope.compare import STATES, compare, compare_all, metric_values, state_of
-from chunkscope.configspec import make_config
+from chunkscope.analysis.compare import STATES, compare, compare_all, metric_values, state_of
+from chunkscope.analysis.groups import question_tags
+from chunkscope.analysis.stats import holm, paired_permutation_pvalues
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import Evaluator, summarize
-from chunkscope.groups import question_tags
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.summary import summarize
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, QuestionResult, Ranking
-from chunkscope.stats import holm, paired_permutation_pvalues
 
 LOST = "lost"
 

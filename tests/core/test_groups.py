@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from chunkscope.configspec import make_config
+from chunkscope.analysis.groups import by_tag, question_tags, restrict, tag_positions
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import Evaluator, summarize
-from chunkscope.groups import by_tag, question_tags, restrict, tag_positions
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, QuestionResult, Ranking
 
 

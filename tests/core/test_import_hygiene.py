@@ -36,17 +36,17 @@ def test_the_core_module_list_is_complete() -> None:
         "chunkscope",
         "chunkscope.model",
         "chunkscope.results",
-        "chunkscope.loaders",
-        "chunkscope.tokenize",
+        "chunkscope.io.dataset",
+        "chunkscope.tokenize.default",
         "chunkscope.chunkers",
         "chunkscope.chunkers.fixed",
         "chunkscope.chunkers.paragraph",
         "chunkscope.retrievers.bm25",
         "chunkscope.retrievers.overlap",
-        "chunkscope.context",
-        "chunkscope.evaluate",
-        "chunkscope.report",
-        "chunkscope.stats",
+        "chunkscope.pipeline.assembly",
+        "chunkscope.pipeline.evaluate",
+        "chunkscope.reports.eval",
+        "chunkscope.analysis.stats",
     ):
         assert expected in modules
     assert not any(m.startswith(("chunkscope.cli", "chunkscope.tui")) for m in modules)

@@ -9,11 +9,11 @@ import pytest
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker, read_chunks
-from chunkscope.configspec import make_config
 from chunkscope.errors import InputError
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset, sample_paths
+from chunkscope.io.dataset import Dataset, sample_paths
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 
 DOC_A = "a" * 10 + "b" * 10 + "c" * 10 + "d" * 10  # 40 characters
 DOC_B = "x" * 100

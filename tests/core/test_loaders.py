@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from chunkscope.errors import InputError
-from chunkscope.loaders import find_all, load_corpus, load_dataset, load_questions, sample_paths
+from chunkscope.io.corpus import load_corpus
+from chunkscope.io.dataset import load_dataset, sample_paths
+from chunkscope.io.questions import find_all, load_questions
 from chunkscope.model import Corpus, Document, EvidenceItem, Span
 
 # ------------------------------------------------------------------ helpers

@@ -6,7 +6,7 @@ import pytest
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.chunkers.markdown import MarkdownChunker, heading_of
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Chunk, Document
 
 

@@ -1,4 +1,4 @@
-"""Marks over document text, checked by hand on small strings (chunkscope.marks)."""
+"""Marks over document text, checked by hand on small strings (chunkscope.analysis.marks)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.configspec import make_config
-from chunkscope.context import assemble
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
-from chunkscope.marks import (
+from chunkscope.analysis.marks import (
     Boundary,
     chunk_extents,
     chunk_marks,
@@ -21,10 +17,14 @@ from chunkscope.marks import (
     merge_ranges,
     query_matches,
 )
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Chunk, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.assembly import assemble
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import RankedChunk
-from chunkscope.tokenize import _TOKEN_RUNS as TOKEN_RUNS
-from chunkscope.tokenize import DefaultTokenizer
+from chunkscope.tokenize.default import _TOKEN_RUNS as TOKEN_RUNS
+from chunkscope.tokenize.default import DefaultTokenizer
 
 
 def chunk(doc: Document, start: int, end: int, index: int) -> Chunk:

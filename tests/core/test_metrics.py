@@ -12,10 +12,12 @@ import math
 
 import pytest
 
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator, measure_question, ndcg_single, recall_at, reciprocal_rank, summarize
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.rank import ndcg_single, recall_at, reciprocal_rank
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator, measure_question
 from chunkscope.results import Config, Cut, QuestionResult, Ranking
 
 CORPUS = Corpus(

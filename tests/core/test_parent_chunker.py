@@ -7,11 +7,11 @@ import json
 import pytest
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
-from chunkscope.configspec import make_config
 from chunkscope.errors import SpecError
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 
 TEXT = "# Alpha\n\nzebra lion. tiger bear.\n\n# Beta\n\nwhale shark."
 # "# Alpha" 0-7 | "zebra lion. tiger bear." 9-32 | "# Beta" 34-40 | "whale shark." 42-54
@@ -120,9 +120,9 @@ def test_reports_carry_sections_prefixes_and_attribution() -> None:
     import csv
     import io
 
-    from chunkscope.loaders import Dataset as LoadedDataset
+    from chunkscope.io.dataset import Dataset as LoadedDataset
     from chunkscope.model import QuestionSet
-    from chunkscope.report import question_dict, to_csv, to_markdown
+    from chunkscope.reports.eval import question_dict, to_csv, to_markdown
 
     questions = [question("mixed", "zebra", (9, 14), (42, 47))]
     config = make_config("parent:child=paragraph,parent=markdown:prefix=path", "bm25", top_k=5)

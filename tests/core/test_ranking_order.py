@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
 from chunkscope.model import Chunk, Corpus, Document, EvidenceItem, Question, Span
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.base import tie_break_positions, top_hits
 

@@ -20,8 +20,10 @@ import random
 import pytest
 
 from chunkscope.chunkers import Chunking
-from chunkscope.evaluate import IndexedChunking, UnitLocator, measure_question, summarize
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, EvidenceItem, Question, Span
+from chunkscope.pipeline.evaluate import IndexedChunking, measure_question
+from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.results import Config, Ranking
 
 ir_measures = pytest.importorskip("ir_measures")
@@ -81,7 +83,7 @@ def test_metrics_equal_ir_measures(seed: int) -> None:
 
 @pytest.mark.reference
 def test_per_question_values_equal_ir_measures() -> None:
-    from chunkscope.compare import metric_values
+    from chunkscope.analysis.compare import metric_values
     from chunkscope.results import ConfigResult
 
     indexed, questions, rankings = build_case(7)

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.configspec import make_config
 from chunkscope.errors import SpecError
-from chunkscope.evaluate import Evaluator
 from chunkscope.model import Chunk, Corpus, Document, EvidenceItem, Question, Span
-from chunkscope.report import question_dict
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.eval import question_dict
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.rrf import part_names
 
@@ -104,7 +104,7 @@ def test_csv_lists_each_top_hit_part_ranks(tmp_path: Path) -> None:
     import io
     import json
 
-    from chunkscope.report import to_csv
+    from chunkscope.reports.eval import to_csv
 
     corpus = Corpus((Document("d", "apple banana. apple cherry. banana cherry. durian."),))
     questions = [Question("q", "apple banana", (EvidenceItem((Span("d", 0, 5),)),))]

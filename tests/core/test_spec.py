@@ -9,12 +9,12 @@ import pytest
 from chunkscope.chunkers import chunkers, parse_chunker
 from chunkscope.chunkers.fixed import FixedChunker
 from chunkscope.chunkers.paragraph import ParagraphChunker
-from chunkscope.configspec import make_config, parse_config, short_label, short_spec, split_config
 from chunkscope.errors import SpecError
+from chunkscope.pipeline.config import make_config, parse_config, short_label, short_spec, split_config
 from chunkscope.retrievers import parse_retriever, retrievers
 from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.overlap import KeywordOverlap
-from chunkscope.spec import Registry, format_spec
+from chunkscope.spec.grammar import Registry, format_spec
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.overlap import KeywordOverlap
 from chunkscope.retrievers.rrf import ReciprocalRankFusion
-from chunkscope.spec import format_spec
+from chunkscope.spec.grammar import format_spec
 
 
 def test_nested_chunker_keeps_only_the_parameters_it_knows() -> None:

@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from chunkscope.errors import InputError
-from chunkscope.loaders import Dataset, load_dataset, load_squad
+from chunkscope.io.dataset import Dataset, load_dataset
+from chunkscope.io.squad import load_squad
 from chunkscope.model import Span
 
 # ------------------------------------------------------------------ a small hand-made file

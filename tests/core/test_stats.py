@@ -1,4 +1,4 @@
-"""Tests for chunkscope.stats: checked against hand computations and pure-Python references."""
+"""Tests for chunkscope.analysis.stats: checked against hand computations and pure-Python references."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope import stats
-from chunkscope.stats import (
+from chunkscope.analysis import stats
+from chunkscope.analysis.stats import (
     PairedTest,
     bootstrap_ci,
     holm,

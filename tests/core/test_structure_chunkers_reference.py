@@ -20,7 +20,7 @@ from chunkscope.chunkers.fixed import FixedChunker, window_spans
 from chunkscope.chunkers.markdown import MarkdownChunker
 from chunkscope.chunkers.paragraph import ParagraphChunker
 from chunkscope.chunkers.parent import ParentChildChunker
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Chunk, Corpus, Document
 
 # --- reference markdown chunker: classify every line, then walk the lines -------------------------

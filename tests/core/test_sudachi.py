@@ -10,8 +10,8 @@ import pytest
 from chunkscope.errors import MissingExtraError
 from chunkscope.model import Chunk, EvidenceItem, Question, Span
 from chunkscope.retrievers import parse_retriever
-from chunkscope.tokenize import get_tokenizer
-from chunkscope.tokenize_ja import split_long_text
+from chunkscope.tokenize.base import get_tokenizer
+from chunkscope.tokenize.sudachi import split_long_text
 
 HAS_SUDACHI = all(importlib.util.find_spec(m) is not None for m in ("sudachipy", "sudachidict_core"))
 needs_sudachi = pytest.mark.skipif(

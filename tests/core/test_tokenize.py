@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkscope.errors import SpecError
-from chunkscope.tokenize import DefaultTokenizer, get_tokenizer
+from chunkscope.tokenize.base import get_tokenizer
+from chunkscope.tokenize.default import DefaultTokenizer
 
 tokenize = DefaultTokenizer()
 

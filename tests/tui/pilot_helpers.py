@@ -9,8 +9,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from chunkscope.configspec import make_config
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.session import Session

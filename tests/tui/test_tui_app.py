@@ -14,12 +14,12 @@ from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, async_test, make_app, set
 from rich.cells import cell_len
 from rich.console import Console
 
-from chunkscope.compare import STATES
-from chunkscope.configspec import make_config
+from chunkscope.analysis.compare import STATES
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
-from chunkscope.report import eval_report, to_json
+from chunkscope.io.dataset import Dataset
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.screens.compare import CompareScreen

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from chunkscope.cli import main
-from chunkscope.configspec import make_config
+from chunkscope.pipeline.config import make_config
 from chunkscope.tui.app import ChunkscopeApp
 
 

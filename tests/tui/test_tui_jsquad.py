@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pilot_helpers import FIXED_200, async_test, make_app, settle
 
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.compare import compare
-from chunkscope.configspec import make_config
-from chunkscope.diagnose import FailureCause
-from chunkscope.loaders import Dataset
+from chunkscope.analysis.compare import compare
+from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.io.dataset import Dataset
+from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config
 from chunkscope.tui.session import (
     QuestionRow,

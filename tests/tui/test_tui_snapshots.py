@@ -13,7 +13,7 @@ from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, make_app, settle
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 
 Steps = Callable[[Pilot[None]], Awaitable[None]]
 

@@ -21,11 +21,11 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from chunkscope.compare import STATES, Comparison, compare
-from chunkscope.configspec import make_config
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
+from chunkscope.analysis.compare import STATES, Comparison, compare
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Question
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, QuestionResult
 from chunkscope.tui.cells import (
     cell_widths,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from chunkscope.model import Chunk, Corpus, Document
-from chunkscope.spec import registry
+from chunkscope.spec.grammar import registry
 
 chunkers = registry("chunker")
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
-from chunkscope.loaders import parse_json, read_text, reject_bom
+from chunkscope.io.text import parse_json, read_text, reject_bom
 from chunkscope.model import Chunk, Corpus
 
 

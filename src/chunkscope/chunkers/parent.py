@@ -10,7 +10,7 @@ from chunkscope.chunkers.fixed import FixedChunker, window_spans
 from chunkscope.chunkers.markdown import MarkdownChunker
 from chunkscope.errors import SpecError
 from chunkscope.model import Chunk, Corpus, Document
-from chunkscope.spec import StrategyKind
+from chunkscope.spec.grammar import StrategyKind
 
 
 @chunkers.register("parent")

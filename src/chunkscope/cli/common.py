@@ -11,14 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.chunkers import parse_chunker
-from chunkscope.configspec import make_config
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import CORPUS_SUFFIXES, Dataset, load_dataset, sample_paths
-from chunkscope.report import write_atomic
+from chunkscope.io.atomic import write_atomic
+from chunkscope.io.corpus import CORPUS_SUFFIXES
+from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec import format_spec
+from chunkscope.spec.grammar import format_spec
 
 EXIT_OK = 0
 EXIT_GATE = 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from chunkscope.analysis.compare import DEFAULT_PERMUTATIONS, compare
+from chunkscope.analysis.groups import question_tags
 from chunkscope.cli import common, render
-from chunkscope.compare import DEFAULT_PERMUTATIONS, compare
-from chunkscope.compare_report import compare_csv, compare_markdown, compare_report
-from chunkscope.configspec import parse_config
-from chunkscope.groups import question_tags
-from chunkscope.report import to_json
+from chunkscope.pipeline.config import parse_config
+from chunkscope.reports.compare import compare_csv, compare_markdown, compare_report
+from chunkscope.reports.eval import to_json
 
 NAME = "compare"
 

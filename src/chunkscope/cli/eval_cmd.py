@@ -6,11 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from chunkscope import gate
+from chunkscope.analysis import gate
+from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render
 from chunkscope.errors import ChunkscopeError
-from chunkscope.groups import by_tag
-from chunkscope.report import eval_report, to_csv, to_json, to_markdown
+from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 
 NAME = "eval"
 

@@ -8,12 +8,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from chunkscope.cli import common
-from chunkscope.configspec import parse_config
-from chunkscope.evaluate import Evaluator
+from chunkscope.pipeline.config import parse_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.run import RunFile
-from chunkscope.tokenize import get_tokenizer
+from chunkscope.tokenize.base import get_tokenizer
 
 NAME = "inspect"
 

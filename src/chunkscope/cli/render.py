@@ -10,13 +10,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from chunkscope.compare_report import format_p, verdict
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
+from chunkscope.reports.compare import format_p, verdict
 from chunkscope.results import ConfigResult
 
 if TYPE_CHECKING:
-    from chunkscope.compare import Comparison, ComparisonSet, MetricTest
-    from chunkscope.groups import TagGroup
+    from chunkscope.analysis.compare import Comparison, ComparisonSet, MetricTest
+    from chunkscope.analysis.groups import TagGroup
 
 
 def console(stderr: bool = False) -> Console:
@@ -69,7 +69,7 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
 
 def diagnosis_table(out: Console, results: Sequence[ConfigResult]) -> None:
     """Failure causes per configuration and where to look first."""
-    from chunkscope.diagnose import FailureCause, diagnose
+    from chunkscope.analysis.diagnose import FailureCause, diagnose
 
     table = Table(title="failure causes (one per question)", title_justify="left")
     table.add_column("configuration", overflow="fold")
@@ -115,7 +115,7 @@ def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
 
 def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, moved_limit: int = 25) -> None:
     """The compare report: metric tests, counts, transition matrix, questions that moved worst first."""
-    from chunkscope.compare import STATES
+    from chunkscope.analysis.compare import STATES
 
     a, b = comparison.a, comparison.b
     out.print(f"[bold]A[/] {escape(a.label)}   [bold]B[/] {escape(b.label)}")
@@ -214,7 +214,7 @@ def _tag_deltas(out: Console, comparison: Comparison) -> None:
 
 def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> None:
     """Every configuration with chunk counts and metrics; best per metric bold, ↓ significantly below it."""
-    from chunkscope.compare_report import sweep_marks
+    from chunkscope.reports.compare import sweep_marks
 
     table = Table(title=title, title_justify="left")
     table.add_column("configuration", overflow="fold")

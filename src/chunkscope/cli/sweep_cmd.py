@@ -8,14 +8,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from chunkscope.analysis.compare import compare_all
+from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.cli import common, render
 from chunkscope.cli.compare_cmd import add_test_options
-from chunkscope.compare import compare_all
-from chunkscope.compare_report import sweep_csv, sweep_markdown, sweep_report
-from chunkscope.configspec import PUBLISHED_CHUNKERS, make_config
 from chunkscope.errors import ChunkscopeError
-from chunkscope.groups import question_tags, restrict, tag_positions
-from chunkscope.report import to_json
+from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
+from chunkscope.reports.compare import sweep_csv, sweep_markdown, sweep_report
+from chunkscope.reports.eval import to_json
 from chunkscope.results import Config
 
 NAME = "sweep"

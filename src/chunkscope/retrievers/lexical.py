@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from chunkscope.model import Chunk
-from chunkscope.tokenize import get_tokenizer
+from chunkscope.tokenize.base import get_tokenizer
 
 
 @lru_cache(maxsize=200_000)

@@ -12,7 +12,7 @@ import numpy as np
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, RetrieverIndex, retrievers, tie_break_positions
-from chunkscope.spec import StrategyKind, format_spec
+from chunkscope.spec.grammar import StrategyKind, format_spec
 
 
 @retrievers.register("rrf")

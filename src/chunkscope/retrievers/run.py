@@ -9,7 +9,7 @@ from pathlib import Path
 
 from chunkscope.chunkers.imported import DefaultPath
 from chunkscope.errors import InputError
-from chunkscope.loaders import read_text, reject_bom
+from chunkscope.io.text import read_text, reject_bom
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import EMPTY_RANKING, Progress, retrievers

@@ -12,10 +12,11 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from chunkscope.casefile import case_file
-from chunkscope.compare import compare
-from chunkscope.evaluate import Progress
-from chunkscope.report import eval_report, to_json, write_atomic
+from chunkscope.analysis.compare import compare
+from chunkscope.io.atomic import write_atomic
+from chunkscope.pipeline.evaluate import Progress
+from chunkscope.reports.casefile import case_file
+from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
 from chunkscope.tui import messages
 from chunkscope.tui.commands import ChunkscopeCommands

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from chunkscope.compare import Comparison
+from chunkscope.analysis.compare import Comparison
 from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.session import Side
 

@@ -1,8 +1,8 @@
 """The inspector's view-model: the dataset, an Evaluator, configurations A and B, filters and the selection.
 
 Plain Python (no textual): screens read it, the app's evaluation worker fills it. Every number
-shown comes from a core value (``ConfigResult``, ``chunkscope.compare.Comparison``,
-``chunkscope.diagnose.failure_cause``); this module only classifies, filters and steps through
+shown comes from a core value (``ConfigResult``, ``chunkscope.analysis.compare.Comparison``,
+``chunkscope.analysis.diagnose.failure_cause``); this module only classifies, filters and steps through
 them, and derives neighbouring configurations for the live-configuration keys.
 """
 
@@ -15,17 +15,17 @@ from enum import Enum
 from pathlib import Path
 from typing import Literal
 
+from chunkscope.analysis.compare import Comparison, QuestionMove, State, state_of
+from chunkscope.analysis.diagnose import FailureCause, failure_cause
 from chunkscope.chunkers import parse_chunker
-from chunkscope.compare import Comparison, QuestionMove, State, state_of
-from chunkscope.configspec import make_config
-from chunkscope.diagnose import FailureCause, failure_cause
 from chunkscope.errors import SpecError
-from chunkscope.evaluate import Evaluator
-from chunkscope.loaders import Dataset
+from chunkscope.io.dataset import Dataset
 from chunkscope.model import Chunk, Question
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, Overflow, QuestionResult
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec import format_spec, registry
+from chunkscope.spec.grammar import format_spec, registry
 
 Side = Literal["a", "b"]
 

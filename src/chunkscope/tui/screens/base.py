@@ -11,7 +11,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
-from chunkscope.diagnose import FailureCause
+from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Chunk
 from chunkscope.results import Config, QuestionResult

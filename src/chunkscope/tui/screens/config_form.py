@@ -11,11 +11,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from chunkscope.chunkers import parse_chunker
-from chunkscope.configspec import make_config
 from chunkscope.errors import ChunkscopeError
+from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec import registry
+from chunkscope.spec.grammar import registry
 from chunkscope.tui.session import OVERFLOWS
 
 

@@ -1,6 +1,6 @@
 """``x``: export the selected question's case file (Markdown) or the whole report (JSON, as ``eval --json``).
 
-Writes are atomic (``chunkscope.report.write_atomic``) and refused when the target is an input
+Writes are atomic (``chunkscope.io.atomic.write_atomic``) and refused when the target is an input
 file or lies inside an input directory.
 """
 

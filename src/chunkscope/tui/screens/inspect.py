@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
-from chunkscope.diagnose import failure_detail
+from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import Config
 from chunkscope.tui.screens.base import SessionScreen, waiting_text
 from chunkscope.tui.session import QuestionRow, Session

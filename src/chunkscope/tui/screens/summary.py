@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
-from chunkscope.diagnose import FailureCause, diagnose
+from chunkscope.analysis.diagnose import FailureCause, diagnose
 from chunkscope.results import ConfigResult
 from chunkscope.tui.screens.base import SyncedScreen
 from chunkscope.tui.session import Session

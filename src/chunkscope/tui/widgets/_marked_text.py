@@ -1,4 +1,4 @@
-"""Turning :class:`chunkscope.marks.TextMarks` into styled segments, shared by the text widgets.
+"""Turning :class:`chunkscope.analysis.marks.TextMarks` into styled segments, shared by the text widgets.
 
 A marked text is the original characters, each with a style code (bits saying
 which marks cover it), plus marker glyphs inserted before some offsets. Glyphs
@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 
-from chunkscope.marks import ChunkExtent, TextMarks
+from chunkscope.analysis.marks import ChunkExtent, TextMarks
 
 ODD = 1
 OVERLAP = 2

@@ -31,7 +31,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from chunkscope.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
+from chunkscope.analysis.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.cells import WrappedText, rewrap_text, visible, wrap_text

@@ -20,8 +20,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from chunkscope.compare import QuestionMove, state_of
-from chunkscope.diagnose import FailureCause
+from chunkscope.analysis.compare import QuestionMove, state_of
+from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.tui.cells import pad, truncate
 from chunkscope.tui.session import QuestionRow, Status
 

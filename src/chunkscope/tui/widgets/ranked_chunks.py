@@ -27,7 +27,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from chunkscope.marks import TextMarks, chunk_marks
+from chunkscope.analysis.marks import TextMarks, chunk_marks
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Config, QuestionResult, RankedChunk
 from chunkscope.tui.cells import pad, truncate, visible, wrap_text

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from chunkscope.compare import STATES, Comparison, MetricTest
+from chunkscope.analysis.compare import STATES, Comparison, MetricTest
 from chunkscope.results import BUCKETS, ConfigResult
 from chunkscope.tui.cells import pad, pad_left, truncate
 
@@ -33,7 +33,7 @@ METRIC_ROWS: tuple[tuple[str, str], ...] = (
     ("ndcg_at_10", "nDCG@10"),
     ("complete", "complete"),
 )
-"""Tested metrics (``chunkscope.compare.METRICS`` names) and their row labels."""
+"""Tested metrics (``chunkscope.analysis.compare.METRICS`` names) and their row labels."""
 
 EIGHTHS = "▏▎▍▌▋▊▉"
 
@@ -281,7 +281,7 @@ class TransitionMatrix(_SummaryWidget, can_focus=True):
             super().__init__()
             self.matrix = matrix
             self.state_a = state_a
-            """State under A (one of ``chunkscope.compare.STATES``)."""
+            """State under A (one of ``chunkscope.analysis.compare.STATES``)."""
             self.state_b = state_b
             """State under B."""
 

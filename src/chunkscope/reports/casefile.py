@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from chunkscope import __version__
-from chunkscope.compare import Comparison, state_of
-from chunkscope.diagnose import failure_cause, failure_detail
+from chunkscope.analysis.compare import Comparison, state_of
+from chunkscope.analysis.diagnose import failure_cause, failure_detail
 from chunkscope.model import Chunk, Corpus, Question, Span
 from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 

@@ -10,7 +10,7 @@ condition *fails* the gate when it holds for any evaluated configuration, so
 A baseline (``--baseline report.json --fail-if-worse METRIC``) is a JSON report
 written by ``chunkscope eval --json``. It is refused (:class:`InputError`, exit
 2) when it is malformed, when its ``policy`` differs from the current
-:data:`chunkscope.report.METRIC_POLICY` (its numbers would mean something
+:data:`chunkscope.metrics.policy.METRIC_POLICY` (its numbers would mean something
 else), when a current configuration has no baseline configuration with the
 same chunker, retriever, top_k, budget and overflow, or when the two were
 evaluated on different numbers of questions. A metric is worse when it moved in
@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError, SpecError
-from chunkscope.report import METRIC_POLICY, SUMMARY_FIELDS
+from chunkscope.metrics.policy import METRIC_POLICY, SUMMARY_FIELDS
 from chunkscope.results import Config, ConfigResult
 
 __all__ = [

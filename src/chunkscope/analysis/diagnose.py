@@ -19,7 +19,7 @@ first label of this list that applies is given:
    TWIN_SHARE``) is already covered by the delivered bodies of the earlier
    hits kept in the walk (a hit whose unit was already sent is a twin too:
    100% covered). The kept hits are handed to
-   :func:`chunkscope.context.assemble` with the same top-k, budget and
+   :func:`chunkscope.pipeline.assembly.assemble` with the same top-k, budget and
    overflow; an item counts as delivered when a kept hit whose unit contains
    it (``item_ranks``) is delivered untruncated. So the twins took the slots
    or the budget the evidence needed.
@@ -50,7 +50,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from chunkscope.context import assemble
+from chunkscope.pipeline.assembly import assemble
 from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 
 __all__ = [

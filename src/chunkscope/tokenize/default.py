@@ -1,26 +1,12 @@
-"""Tokenizers for lexical retrieval.
-
-Tokens are for matching only: offsets always refer to the original text, so a
-tokenizer is free to normalise.
-"""
+"""The default tokenizer: NFKC, ASCII words and CJK bigrams."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Protocol
 
-from chunkscope.spec import registry
-
-
-class Tokenizer(Protocol):
-    """Turns text into a list of matching tokens."""
-
-    def __call__(self, text: str) -> list[str]: ...
-
-
-tokenizers = registry("tokenizer")
+from chunkscope.tokenize.base import tokenizers
 
 # ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark,
 # iteration marks, 〇, small Ainu katakana and the supplementary-plane ideographs
@@ -50,9 +36,3 @@ class DefaultTokenizer:
             else:
                 tokens.extend(map(str.__add__, run[:-1], run[1:]))
         return tokens
-
-
-def get_tokenizer(name: str) -> Tokenizer:
-    """The tokenizer registered as ``name`` (a spec string)."""
-    tokenizer: Tokenizer = tokenizers.parse(name)
-    return tokenizer

@@ -1,50 +1,19 @@
-"""Reports: evaluation results as JSON, CSV and Markdown, written atomically."""
+"""Evaluation reports: results as JSON, CSV and Markdown."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from chunkscope import __version__
-from chunkscope.diagnose import diagnose, diagnosis_dict, failure_detail
-from chunkscope.groups import by_tag
-from chunkscope.loaders import Dataset
-from chunkscope.results import RANKING_DEPTH, ConfigResult, QuestionResult, Summary
-
-METRIC_POLICY: Mapping[str, Any] = {
-    "ranking_depth": RANKING_DEPTH,
-    "tie_break": "score descending, then document id, then chunk start",
-    "zero_scores": "units scoring 0 or less are not retrieved",
-    "relevance": (
-        "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
-        "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
-    ),
-    "cutoffs": {"recall": [5, 20], "mrr": 10, "ndcg": 10},
-}
-"""What every number means; two reports are comparable only when their policies agree."""
-
-SUMMARY_FIELDS = (
-    "questions",
-    "index_chunks",
-    "indexed_chars",
-    "evidence_exists",
-    "lost",
-    "doc_hits",
-    "complete",
-    "recall_at_5",
-    "recall_at_20",
-    "mrr_at_10",
-    "ndcg_at_10",
-    "rank_buckets",
-    "sent_chars",
-    "duplicate_chars",
-)
+from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
+from chunkscope.analysis.groups import by_tag
+from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.policy import METRIC_POLICY, SUMMARY_FIELDS
+from chunkscope.results import ConfigResult, QuestionResult, Summary
 
 
 def summary_dict(summary: Summary) -> dict[str, Any]:
@@ -319,24 +288,3 @@ def markdown_summary_table(results: Sequence[ConfigResult]) -> list[str]:
             f"{s.complete}/{s.questions} | {s.sent_chars} | {s.duplicate_chars} |"
         )
     return lines
-
-
-def write_atomic(path: str | Path, content: str) -> None:
-    """Write ``content`` to ``path`` via a temporary file and rename, so readers never see half a file."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(content)
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

@@ -4,7 +4,7 @@ Everything here is a pure function of core values (documents, chunks, questions,
 results) and returns offsets into ``Document.text``, half-open like every span in
 chunkscope. The inspector's widgets only decide how a mark looks.
 
-Query-term matches follow the default tokenizer (:mod:`chunkscope.tokenize`): a
+Query-term matches follow the default tokenizer (:mod:`chunkscope.tokenize.default`): a
 range is marked when the text there yields a token that the query also yields.
 Text is compared after NFKC and lower-casing, applied character by character so
 each normalised character maps back to the original character it came from.
@@ -27,8 +27,8 @@ import numpy as np
 
 from chunkscope.model import Chunk, Document, Question, Span
 from chunkscope.results import DeliveredChunk, QuestionResult, RankedChunk
-from chunkscope.tokenize import _TOKEN_RUNS as TOKEN_RUNS
-from chunkscope.tokenize import DefaultTokenizer
+from chunkscope.tokenize.default import _TOKEN_RUNS as TOKEN_RUNS
+from chunkscope.tokenize.default import DefaultTokenizer
 
 Range = tuple[int, int]
 BoundaryKind = Literal["join", "start", "end", "overlap-start", "overlap-end"]

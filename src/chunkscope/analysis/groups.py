@@ -4,7 +4,7 @@ A question may carry tags (``Question.tags``, from ``"tags"`` in the questions
 JSONL). A question counts in each of its tags, so the groups may overlap and
 their sizes need not add up to the question count. Tags are listed in
 alphabetical order. A group's metrics are the configuration's metrics computed
-on that group's questions only (:func:`chunkscope.evaluate.summarize` on the
+on that group's questions only (:func:`chunkscope.metrics.summary.summarize` on the
 subset), so every definition is the same as for the whole set.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import summarize
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import Question
 from chunkscope.results import ConfigResult
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chunkscope.errors import MissingExtraError
-from chunkscope.tokenize import tokenizers
+from chunkscope.tokenize.base import tokenizers
 
 MAX_INPUT_BYTES = 40_000
 """Sudachi rejects a single input over about 49 kB (UTF-8); longer texts are split first."""

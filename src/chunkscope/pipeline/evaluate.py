@@ -1,20 +1,19 @@
-"""Evaluation: chunk, index, rank, assemble, measure. Caches each stage by spec."""
+"""Evaluation: chunk, index, rank, assemble and measure every question."""
 
 from __future__ import annotations
 
-import bisect
 import gc
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from threading import Lock
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
-from chunkscope.context import assemble_units
-from chunkscope.model import Chunk, Corpus, Question, Span
+from chunkscope.metrics.summary import summarize
+from chunkscope.model import Chunk, Corpus, Question
+from chunkscope.pipeline.assembly import assemble_units
+from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.results import (
-    BUCKETS,
     Attribution,
     Config,
     ConfigResult,
@@ -22,48 +21,13 @@ from chunkscope.results import (
     Overflow,
     QuestionResult,
     Ranking,
-    Summary,
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
 
 Progress = Callable[[str, int, int], None]
+
+
 """Called with (stage, done, total)."""
-
-
-class UnitLocator:
-    """Finds which units of a chunking wholly contain a span, and where spans are cut."""
-
-    def __init__(self, units: Sequence[Chunk]) -> None:
-        by_doc: dict[str, list[tuple[int, int, int]]] = {}
-        for index, unit in enumerate(units):
-            by_doc.setdefault(unit.doc, []).append((unit.start, unit.end, index))
-        self.units = units
-        self.by_doc = {doc: sorted(entries) for doc, entries in by_doc.items()}
-        self.starts = {doc: [s for s, _, _ in entries] for doc, entries in self.by_doc.items()}
-        self.longest = {doc: max(e - s for s, e, _ in entries) for doc, entries in self.by_doc.items()}
-
-    def containing(self, span: Span) -> list[int]:
-        """Indices of units whose body wholly contains ``span``."""
-        entries = self.by_doc.get(span.doc)
-        if not entries:
-            return []
-        last = bisect.bisect_right(self.starts[span.doc], span.start)
-        earliest = span.end - self.longest[span.doc]
-        found = []
-        for position in range(last - 1, -1, -1):
-            start, end, index = entries[position]
-            if start < earliest:
-                break
-            if end >= span.end:
-                found.append(index)
-        return found
-
-    def cut(self, span: Span) -> Cut:
-        """Boundaries strictly inside ``span`` and the units overlapping it."""
-        entries = self.by_doc.get(span.doc, [])
-        overlapping = [(s, e, i) for s, e, i in entries if s < span.end and e > span.start]
-        boundaries = sorted({b for s, e, _ in overlapping for b in (s, e) if span.start < b < span.end})
-        return Cut(span, tuple(boundaries), tuple(self.units[i].id for _, _, i in overlapping))
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,49 +205,4 @@ def attribute_items(question: Question, matched: Sequence[Chunk], parents: Seque
         if any(p.contains(span) for p in parents for span in item.alternatives)
         else "none"
         for item in question.evidence
-    )
-
-
-def reciprocal_rank(rank: int | None, cutoff: int = 10) -> float:
-    """1/r when r <= cutoff, else 0."""
-    return 1.0 / rank if rank is not None and rank <= cutoff else 0.0
-
-
-def ndcg_single(rank: int | None, cutoff: int = 10) -> float:
-    """nDCG with one relevant item at rank r: 1/log2(r + 1) when r <= cutoff, else 0."""
-    return 1.0 / math.log2(rank + 1) if rank is not None and rank <= cutoff else 0.0
-
-
-def recall_at(rank: int | None, k: int) -> float:
-    """1 when the first correct rank is within k, else 0."""
-    return 1.0 if rank is not None and rank <= k else 0.0
-
-
-def summarize(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> Summary:
-    """Aggregate per-question results into the configuration's summary."""
-    count = len(results)
-    ranks = [r.first_correct_rank for r in results]
-
-    def mean(values: Sequence[float]) -> float:
-        return sum(values) / count if count else 0.0
-
-    buckets: dict[str, int] = {b: 0 for b in BUCKETS}
-    for result in results:
-        buckets[result.bucket] += 1
-    exists = sum(r.evidence_exists for r in results)
-    return Summary(
-        questions=count,
-        index_chunks=len(units),
-        indexed_chars=sum(len(u.prefix) + u.end - u.start for u in units),
-        evidence_exists=exists,
-        lost=count - exists,
-        doc_hits=sum(r.doc_hit for r in results),
-        complete=sum(r.complete for r in results),
-        recall_at_5=mean([recall_at(r, 5) for r in ranks]),
-        recall_at_20=mean([recall_at(r, 20) for r in ranks]),
-        mrr_at_10=mean([reciprocal_rank(r) for r in ranks]),
-        ndcg_at_10=mean([ndcg_single(r) for r in ranks]),
-        rank_buckets=buckets,
-        sent_chars=sum(r.sent_chars for r in results),
-        duplicate_chars=sum(r.duplicate_chars for r in results),
     )

@@ -7,7 +7,7 @@ import re
 from chunkscope.chunkers import parse_chunker
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec import format_spec
+from chunkscope.spec.grammar import format_spec
 
 PUBLISHED_CHUNKERS = (
     "fixed:size=100",

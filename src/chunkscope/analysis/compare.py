@@ -21,10 +21,10 @@ else 0), ``mrr_at_10`` (1/r when r <= 10, else 0), ``ndcg_at_10``
 (1/log2(r + 1) when r <= 10, else 0) and ``complete`` (1 when every required
 item was delivered, else 0). For each metric, with ``d_i = b_i - a_i``:
 mean A, mean B, ``delta = mean(d)``; a two-sided paired sign-flip permutation
-test of H0 "mean(d) = 0" (:func:`chunkscope.stats.paired_permutation_pvalues`,
+test of H0 "mean(d) = 0" (:func:`chunkscope.analysis.stats.paired_permutation_pvalues`,
 ``permutations`` sign vectors from ``seed``; exact enumeration when
 ``2**n <= permutations``); a percentile bootstrap 95% interval of ``delta``
-(:func:`chunkscope.stats.bootstrap_ci`, ``resamples`` resamples from ``seed``).
+(:func:`chunkscope.analysis.stats.bootstrap_ci`, ``resamples`` resamples from ``seed``).
 
 Multiple comparisons. :func:`compare` tests one pair: its p-values are not
 corrected (``p_value == p_value_raw``, ``correction == "none"``).
@@ -48,12 +48,12 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from chunkscope.diagnose import FailureCause, failure_cause
+from chunkscope.analysis.diagnose import FailureCause, failure_cause
+from chunkscope.analysis.groups import tag_positions
+from chunkscope.analysis.stats import bootstrap_ci, holm, paired_permutation_pvalues
 from chunkscope.errors import ChunkscopeError
-from chunkscope.evaluate import ndcg_single, recall_at, reciprocal_rank
-from chunkscope.groups import tag_positions
+from chunkscope.metrics.rank import ndcg_single, recall_at, reciprocal_rank
 from chunkscope.results import Config, ConfigResult, QuestionResult
-from chunkscope.stats import bootstrap_ci, holm, paired_permutation_pvalues
 
 __all__ = [
     "METRICS",

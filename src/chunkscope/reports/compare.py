@@ -1,6 +1,6 @@
 """Comparison and sweep reports as JSON, CSV and Markdown.
 
-Every JSON report carries the provenance of :func:`chunkscope.report.provenance`
+Every JSON report carries the provenance of :func:`chunkscope.reports.eval.provenance`
 (chunkscope version, input files with SHA-256, metric policy) and states that
 "not significant" does not mean "equal". Every test carries ``p_value`` (Holm
 adjusted where a correction applies) and ``p_value_raw``.
@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from chunkscope import __version__
-from chunkscope.compare import METRICS, NOT_SIGNIFICANT_NOTE, STATES, Comparison, ComparisonSet, MetricTest
-from chunkscope.diagnose import diagnose, diagnosis_dict
-from chunkscope.loaders import Dataset
-from chunkscope.report import config_dict, provenance
+from chunkscope.analysis.compare import METRICS, NOT_SIGNIFICANT_NOTE, STATES, Comparison, ComparisonSet, MetricTest
+from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
+from chunkscope.io.dataset import Dataset
+from chunkscope.reports.eval import config_dict, provenance
 from chunkscope.results import Config, ConfigResult
 
 METRIC_LABELS = {

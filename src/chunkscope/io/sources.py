@@ -1,0 +1,25 @@
+"""Input provenance: which files were read, with their SHA-256, and the dataset they make."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from chunkscope.model import Corpus, QuestionSet
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """An input file (or directory) and the SHA-256 of its content."""
+
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dataset:
+    """A corpus with its questions, ready to evaluate."""
+
+    corpus: Corpus
+    questions: QuestionSet
+    sources: tuple[SourceFile, ...]
+    name: str

@@ -1,0 +1,153 @@
+"""SQuAD v1.1/v2 (JSQuAD included): articles become documents, answers become gold spans."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from chunkscope.errors import InputError
+from chunkscope.io.sources import Dataset, SourceFile
+from chunkscope.io.text import parse_json, read_text, reject_bom, shorten
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+
+_SQUAD_ID = re.compile(r"^a(\d+)p(\d+)q(\d+)$")
+
+
+_SEP = " [SEP] "
+
+
+def load_squad(path: str | Path, answers: str = "first") -> Dataset:
+    """Load SQuAD v1.1/v2 JSON (JSQuAD included): one document per article.
+
+    Paragraphs are joined without separator in their true order, recovered from
+    ``a<article>p<paragraph>q<n>`` question ids (JSQuAD stores them in
+    lexicographic order); a ``TITLE [SEP] `` context prefix is removed. Gold is
+    the first answer, or every answer as alternatives with ``answers="any"``.
+    Questions whose gold lies in the removed prefix and unanswerable v2 questions
+    are excluded and counted.
+    """
+    if answers not in ("first", "any"):
+        raise InputError(str(path), f"--squad-answers must be 'first' or 'any', got {answers!r}")
+    path = Path(path)
+    if not path.exists():
+        raise InputError(str(path), "no such file")
+    text, digest = read_text(path)
+    reject_bom(path, text)
+    root = parse_json(path, text)
+    articles = root.get("data") if isinstance(root, dict) else None
+    if not isinstance(articles, list):
+        raise InputError(str(path), "expected a SQuAD object with a 'data' list", field="data")
+    builder = _SquadBuilder(str(path), answers)
+    for a, article in enumerate(articles):
+        builder.add_article(article, f"data[{a}]")
+    if not builder.questions:
+        excluded = "; ".join(f"{count} {reason}" for reason, count in builder.excluded.items()) or "the file has none"
+        raise InputError(
+            str(path), f"the question set is empty: no answerable question outside the title prefix ({excluded})"
+        )
+    questions = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
+    return Dataset(Corpus(tuple(builder.documents)), questions, (SourceFile(str(path), digest),), path.stem)
+
+
+class _SquadBuilder:
+    def __init__(self, path: str, answers: str) -> None:
+        self.path = path
+        self.any_answer = answers == "any"
+        self.documents: list[Document] = []
+        self.questions: list[Question] = []
+        self.excluded: dict[str, int] = {}
+        self.question_ids: set[str] = set()
+        self.document_ids: set[str] = set()
+
+    def fail(self, where: str, message: str) -> InputError:
+        return InputError(self.path, message, field=where)
+
+    def add_article(self, article: Any, where: str) -> None:
+        if not isinstance(article, dict) or not isinstance(article.get("title"), str):
+            raise self.fail(f"{where}.title", "each article needs a string 'title'")
+        paragraphs = article.get("paragraphs")
+        if not isinstance(paragraphs, list):
+            raise self.fail(f"{where}.paragraphs", "must be a list")
+        for p, paragraph in enumerate(paragraphs):
+            if isinstance(paragraph, dict) and not isinstance(paragraph.get("qas", []), list):
+                raise self.fail(f"{where}.paragraphs[{p}].qas", "must be a list")
+        title = article["title"]
+        doc_id = title if title not in self.document_ids else f"{title} ({where})"
+        self.document_ids.add(doc_id)
+        ordered = sorted(enumerate(paragraphs), key=lambda pair: self._paragraph_index(pair[1], pair[0]))
+        prefix = f"{title}{_SEP}"
+        pieces: list[str] = []
+        spans: list[tuple[int, int]] = []
+        offset = 0
+        for p, paragraph in ordered:
+            context = paragraph.get("context") if isinstance(paragraph, dict) else None
+            if not isinstance(context, str):
+                raise self.fail(f"{where}.paragraphs[{p}].context", "must be a string")
+            cut = len(prefix) if context.startswith(prefix) else 0
+            body = context[cut:]
+            for q, qa in enumerate(paragraph.get("qas", [])):
+                self.add_question(qa, doc_id, context, cut, offset, f"{where}.paragraphs[{p}].qas[{q}]")
+            pieces.append(body)
+            spans.append((offset, offset + len(body)))
+            offset += len(body)
+        self.documents.append(Document(doc_id, "".join(pieces), title=title, paragraphs=tuple(spans)))
+
+    @staticmethod
+    def _paragraph_index(paragraph: Any, stored: int) -> tuple[int, int]:
+        qas = paragraph.get("qas") if isinstance(paragraph, dict) else None
+        for qa in qas or []:
+            match = _SQUAD_ID.match(str(qa.get("id", ""))) if isinstance(qa, dict) else None
+            if match:
+                return (int(match.group(2)), stored)
+        return (stored, stored)  # no parsable id: keep the stored position
+
+    def add_question(self, qa: Any, doc_id: str, context: str, cut: int, offset: int, where: str) -> None:
+        if not isinstance(qa, dict):
+            raise self.fail(where, "must be an object")
+        for key in ("id", "question"):
+            if not isinstance(qa.get(key), str):
+                raise self.fail(f"{where}.{key}", "must be a string")
+            if not qa[key].strip():
+                raise self.fail(f"{where}.{key}", "must not be empty")
+        if not isinstance(qa.get("is_impossible", False), bool):
+            raise self.fail(f"{where}.is_impossible", f"must be true or false, got {json.dumps(qa['is_impossible'])}")
+        if qa["id"] in self.question_ids:
+            raise self.fail(f"{where}.id", f"duplicate question id '{qa['id']}'")
+        self.question_ids.add(qa["id"])
+        answers = qa.get("answers") or []
+        if not isinstance(answers, list):
+            raise self.fail(f"{where}.answers", "must be a list")
+        if qa.get("is_impossible") or not answers:
+            self._exclude("unanswerable")
+            return
+        chosen = answers if self.any_answer else answers[:1]
+        spans = []
+        for i, answer in enumerate(chosen):
+            start, length = self._answer(answer, context, f"{where}.answers[{i}]")
+            if start >= cut:
+                spans.append(Span(doc_id, start - cut + offset, start - cut + offset + length))
+        if not spans:
+            self._exclude("gold in removed title prefix")
+            return
+        self.questions.append(Question(qa["id"], qa["question"], (EvidenceItem(tuple(spans)),)))
+
+    def _answer(self, answer: Any, context: str, where: str) -> tuple[int, int]:
+        if not isinstance(answer, dict) or not isinstance(answer.get("text"), str):
+            raise self.fail(f"{where}.text", "must be a string")
+        start = answer.get("answer_start")
+        if not isinstance(start, int) or isinstance(start, bool):
+            raise self.fail(f"{where}.answer_start", "must be an integer")
+        length = len(answer["text"])
+        if length == 0:
+            raise self.fail(f"{where}.text", "must not be empty")
+        if context[start : start + length] != answer["text"]:
+            raise self.fail(
+                f"{where}.answer_start",
+                f"answer text {shorten(answer['text'])} is not at offset {start} of the context",
+            )
+        return start, length
+
+    def _exclude(self, reason: str) -> None:
+        self.excluded[reason] = self.excluded.get(reason, 0) + 1

@@ -1,0 +1,47 @@
+"""Which retrieval units hold which gold spans."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+
+from chunkscope.model import Chunk, Span
+from chunkscope.results import (
+    Cut,
+)
+
+
+class UnitLocator:
+    """Finds which units of a chunking wholly contain a span, and where spans are cut."""
+
+    def __init__(self, units: Sequence[Chunk]) -> None:
+        by_doc: dict[str, list[tuple[int, int, int]]] = {}
+        for index, unit in enumerate(units):
+            by_doc.setdefault(unit.doc, []).append((unit.start, unit.end, index))
+        self.units = units
+        self.by_doc = {doc: sorted(entries) for doc, entries in by_doc.items()}
+        self.starts = {doc: [s for s, _, _ in entries] for doc, entries in self.by_doc.items()}
+        self.longest = {doc: max(e - s for s, e, _ in entries) for doc, entries in self.by_doc.items()}
+
+    def containing(self, span: Span) -> list[int]:
+        """Indices of units whose body wholly contains ``span``."""
+        entries = self.by_doc.get(span.doc)
+        if not entries:
+            return []
+        last = bisect.bisect_right(self.starts[span.doc], span.start)
+        earliest = span.end - self.longest[span.doc]
+        found = []
+        for position in range(last - 1, -1, -1):
+            start, end, index = entries[position]
+            if start < earliest:
+                break
+            if end >= span.end:
+                found.append(index)
+        return found
+
+    def cut(self, span: Span) -> Cut:
+        """Boundaries strictly inside ``span`` and the units overlapping it."""
+        entries = self.by_doc.get(span.doc, [])
+        overlapping = [(s, e, i) for s, e, i in entries if s < span.end and e > span.start]
+        boundaries = sorted({b for s, e, _ in overlapping for b in (s, e) if span.start < b < span.end})
+        return Cut(span, tuple(boundaries), tuple(self.units[i].id for _, _, i in overlapping))
