@@ -1,4 +1,7 @@
-"""Messages between the inspector's screens and its app: requests go up, worker results come back."""
+"""Messages between the inspector's screens and its app: requests go up, worker results come back.
+
+Screens ask the app to open other screens by message, so no screen imports the screens it opens.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ from textual.message import Message
 
 from chunkscope.analysis.compare import Comparison
 from chunkscope.results import Config, ConfigResult
-from chunkscope.tui.session import Side
+from chunkscope.tui.state.slots import Side
 
 
 class ConfigRequested(Message):
@@ -16,6 +19,31 @@ class ConfigRequested(Message):
         super().__init__()
         self.side: Side = side
         self.config = config
+
+
+class ConfigFormRequested(Message):
+    """A screen asks for the configuration form of one side; what the form applies comes back as ConfigRequested."""
+
+    def __init__(self, side: Side, title: str) -> None:
+        super().__init__()
+        self.side: Side = side
+        self.title = title
+
+
+class SummaryRequested(Message):
+    """A screen asks for the summary of the shown configuration (of A and B when ``compare``)."""
+
+    def __init__(self, compare: bool) -> None:
+        super().__init__()
+        self.compare = compare
+
+
+class ExportDialogRequested(Message):
+    """A screen asks for the export dialog (exporting A and B when ``compare``)."""
+
+    def __init__(self, compare: bool) -> None:
+        super().__init__()
+        self.compare = compare
 
 
 class EvaluationProgress(Message):
