@@ -217,7 +217,7 @@ class ChunkscopeApp(App[None]):
             self.write_export(path, what, lambda: to_json(eval_report(dataset, results)))
 
     @work(thread=True, exit_on_error=False, group="export", description="export")
-    def write_export(self, path: str, what: str, render: Callable[[], str]) -> None:
+    def write_export(self, path: str, what: messages.ExportKind, render: Callable[[], str]) -> None:
         """Render and write an export off the UI thread (the values it renders are immutable)."""
         write_atomic(path, render())
         self.post_message(messages.ExportWritten(path, what))

@@ -5,11 +5,16 @@ Screens ask the app to open other screens by message, so no screen imports the s
 
 from __future__ import annotations
 
+from typing import Literal
+
 from textual.message import Message
 
 from chunkscope.analysis.compare import Comparison
 from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.state.slots import Side
+
+ExportKind = Literal["case", "report"]
+"""The selected question's case file (Markdown) or the whole report (JSON)."""
 
 
 class ConfigRequested(Message):
@@ -79,9 +84,9 @@ class ComparisonReady(Message):
 class ExportRequested(Message):
     """The export dialog asks for a case file (``case``) or the report (``report``) at ``path``."""
 
-    def __init__(self, what: str, path: str, with_b: bool) -> None:
+    def __init__(self, what: ExportKind, path: str, with_b: bool) -> None:
         super().__init__()
-        self.what = what
+        self.what: ExportKind = what
         self.path = path
         self.with_b = with_b
 
@@ -89,7 +94,7 @@ class ExportRequested(Message):
 class ExportWritten(Message):
     """An export worker wrote a file."""
 
-    def __init__(self, path: str, what: str) -> None:
+    def __init__(self, path: str, what: ExportKind) -> None:
         super().__init__()
         self.path = path
-        self.what = what
+        self.what: ExportKind = what

@@ -72,7 +72,7 @@ class ExportDialog(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#export-case-path", Input).focus()
 
-    def _write(self, what: str) -> None:
+    def _write(self, what: messages.ExportKind) -> None:
         path = self.query_one(f"#export-{what}-path", Input).value.strip()
         problem = export_problem(self.session, path)
         if problem is not None:
