@@ -10,6 +10,9 @@ from chunkscope.io.questions import load_questions
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
 
+__all__ = ["Dataset", "load_dataset", "sample_paths"]
+"""``Dataset`` is re-exported: callers that load a dataset name its type from here."""
+
 
 def load_dataset(
     corpus: str | Path | None = None,

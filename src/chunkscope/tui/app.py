@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from textual import work
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from chunkscope.analysis.compare import compare
@@ -19,12 +19,16 @@ from chunkscope.reports.casefile import case_file
 from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
 from chunkscope.tui import messages
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.commands import ChunkscopeCommands
-from chunkscope.tui.screens.base import SyncedScreen
 from chunkscope.tui.screens.compare import CompareScreen
+from chunkscope.tui.screens.config_form import ConfigForm
+from chunkscope.tui.screens.export import ExportDialog
 from chunkscope.tui.screens.help import HelpScreen
 from chunkscope.tui.screens.inspect import InspectScreen
-from chunkscope.tui.session import Session
+from chunkscope.tui.screens.summary import SummaryScreen
+from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.state.session import Session
 
 KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
 """``binding-id=key;binding-id=key``: remap keys by binding id (the ``?`` screen lists the ids)."""
@@ -47,18 +51,7 @@ class ChunkscopeApp(App[None]):
     TITLE = "chunkscope"
     COMMANDS = App.COMMANDS | {ChunkscopeCommands}
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "quit", id="app.quit", show=False, tooltip="Leave the inspector"),
-        Binding(
-            "question_mark",
-            "help",
-            "help",
-            id="app.help",
-            key_display="?",
-            tooltip="Every key of every screen, with its id for remapping",
-        ),
-        Binding("T", "change_theme", "theme", id="app.theme", show=False, tooltip="Choose a colour theme"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.APP)
 
     def __init__(self, session: Session, open_compare: bool = False) -> None:
         super().__init__()
@@ -103,6 +96,22 @@ class ChunkscopeApp(App[None]):
         """Every key of every screen."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def on_summary_requested(self, message: messages.SummaryRequested) -> None:
+        self.push_screen(SummaryScreen(self.session, compare=message.compare))
+
+    def on_export_dialog_requested(self, message: messages.ExportDialogRequested) -> None:
+        self.push_screen(ExportDialog(self.session, compare=message.compare))
+
+    def on_config_form_requested(self, message: messages.ConfigFormRequested) -> None:
+        """The form for one side; what it applies is requested like any configuration change."""
+        side = message.side
+
+        def apply(config: Config | None) -> None:
+            if config is not None:
+                self.post_message(messages.ConfigRequested(side, config))
+
+        self.push_screen(ConfigForm(self.session.slot(side).requested, message.title), apply)
 
     def sync_screen(self) -> None:
         """Let the current screen show the session's new state."""
@@ -208,7 +217,7 @@ class ChunkscopeApp(App[None]):
             self.write_export(path, what, lambda: to_json(eval_report(dataset, results)))
 
     @work(thread=True, exit_on_error=False, group="export", description="export")
-    def write_export(self, path: str, what: str, render: Callable[[], str]) -> None:
+    def write_export(self, path: str, what: messages.ExportKind, render: Callable[[], str]) -> None:
         """Render and write an export off the UI thread (the values it renders are immutable)."""
         write_atomic(path, render())
         self.post_message(messages.ExportWritten(path, what))

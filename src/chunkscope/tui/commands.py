@@ -1,4 +1,8 @@
-"""Command palette (ctrl+p): every key's action, namespaced, plus filters and jumping to a question."""
+"""Command palette (ctrl+p): every key's action, namespaced, plus filters and jumping to a question.
+
+Titles and explanations come from the action table (:mod:`chunkscope.tui.actions`); the keys shown are
+the active ones, so a remapped key shows its new key.
+"""
 
 from __future__ import annotations
 
@@ -6,39 +10,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
-from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
 
-NAMESPACES = {
-    "app": "App",
-    "list": "List",
-    "question": "Question",
-    "filter": "Filter",
-    "config": "Config",
-    "view": "View",
-    "export": "Export",
-    "compare": "Compare",
-    "summary": "Summary",
-    "document": "Document",
-    "ranked": "Ranked",
-}
-
-
-def namespace_of(binding: Binding) -> str:
-    """``Config`` for ``config.chunker-next``; ``Keys`` for bindings without an id."""
-    prefix = (binding.id or "").split(".", 1)[0]
-    return NAMESPACES.get(prefix, prefix.title() or "Keys")
-
-
-def class_bindings(cls: type) -> list[Binding]:
-    """Bindings a widget or screen class declares, its bases' first (as Textual merges them)."""
-    found: list[Binding] = []
-    for base in reversed(cls.__mro__):
-        for binding in base.__dict__.get("BINDINGS", []):
-            if isinstance(binding, Binding):
-                found.append(binding)
-    return found
+from chunkscope.tui.actions import action_for
+from chunkscope.tui.screens.base import SessionScreen
+from chunkscope.tui.state.filters import filter_cycle
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +39,19 @@ class ChunkscopeCommands(Provider):
                 continue
             seen.add(marker)
             key_display = self.app.get_key_display(binding) if key else ""
-            title = f"{namespace_of(binding)}: {binding.description}"
-            help_text = f"{binding.tooltip} · key {key_display}" if binding.tooltip else f"key {key_display}"
+            entry = action_for(binding)
+            # Textual's own bindings (focus, scrolling, quit) are not in the table: their texts are their own.
+            namespace, description, tooltip = (
+                (entry.namespace, entry.description, entry.tooltip)
+                if entry is not None
+                else ("Keys", binding.description, binding.tooltip)
+            )
+            title = f"{namespace}: {description}"
+            help_text = f"{tooltip} · key {key_display}" if tooltip else f"key {key_display}"
             help_text = help_text.replace("[", r"\[")  # the palette reads help as markup
             yield PaletteCommand(title, help_text, partial(self._run, node, binding.action))
 
     def _filter_commands(self) -> Iterator[PaletteCommand]:
-        from chunkscope.tui.screens.base import SessionScreen
-        from chunkscope.tui.session import filter_cycle
-
         screen = self.screen
         if not isinstance(screen, SessionScreen):
             return
@@ -107,8 +88,6 @@ class ChunkscopeCommands(Provider):
             yield hit
 
     async def _question_hits(self, query: str) -> Hits:
-        from chunkscope.tui.screens.base import SessionScreen
-
         screen = self.screen
         needle = query.strip().removeprefix("go to ").strip().casefold()
         if not isinstance(screen, SessionScreen) or len(needle) < 2:

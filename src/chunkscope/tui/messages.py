@@ -1,12 +1,20 @@
-"""Messages between the inspector's screens and its app: requests go up, worker results come back."""
+"""Messages between the inspector's screens and its app: requests go up, worker results come back.
+
+Screens ask the app to open other screens by message, so no screen imports the screens it opens.
+"""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from textual.message import Message
 
 from chunkscope.analysis.compare import Comparison
 from chunkscope.results import Config, ConfigResult
-from chunkscope.tui.session import Side
+from chunkscope.tui.state.slots import Side
+
+ExportKind = Literal["case", "report"]
+"""The selected question's case file (Markdown) or the whole report (JSON)."""
 
 
 class ConfigRequested(Message):
@@ -16,6 +24,31 @@ class ConfigRequested(Message):
         super().__init__()
         self.side: Side = side
         self.config = config
+
+
+class ConfigFormRequested(Message):
+    """A screen asks for the configuration form of one side; what the form applies comes back as ConfigRequested."""
+
+    def __init__(self, side: Side, title: str) -> None:
+        super().__init__()
+        self.side: Side = side
+        self.title = title
+
+
+class SummaryRequested(Message):
+    """A screen asks for the summary of the shown configuration (of A and B when ``compare``)."""
+
+    def __init__(self, compare: bool) -> None:
+        super().__init__()
+        self.compare = compare
+
+
+class ExportDialogRequested(Message):
+    """A screen asks for the export dialog (exporting A and B when ``compare``)."""
+
+    def __init__(self, compare: bool) -> None:
+        super().__init__()
+        self.compare = compare
 
 
 class EvaluationProgress(Message):
@@ -51,9 +84,9 @@ class ComparisonReady(Message):
 class ExportRequested(Message):
     """The export dialog asks for a case file (``case``) or the report (``report``) at ``path``."""
 
-    def __init__(self, what: str, path: str, with_b: bool) -> None:
+    def __init__(self, what: ExportKind, path: str, with_b: bool) -> None:
         super().__init__()
-        self.what = what
+        self.what: ExportKind = what
         self.path = path
         self.with_b = with_b
 
@@ -61,7 +94,7 @@ class ExportRequested(Message):
 class ExportWritten(Message):
     """An export worker wrote a file."""
 
-    def __init__(self, path: str, what: str) -> None:
+    def __init__(self, path: str, what: ExportKind) -> None:
         super().__init__()
         self.path = path
-        self.what = what
+        self.what: ExportKind = what

@@ -1,13 +1,15 @@
 """What the single view and the split view share: the question list, filters, search, stepping through
-failing questions, the live-configuration keys and the way results reach the screen."""
+failing questions, the live-configuration keys and the way results reach the screen.
+
+Other screens (summary, export, configuration form) are opened by the app: these screens post a
+request message upward, so they never import the screens they open.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
+from typing import ClassVar, Unpack
 
-from textual.binding import Binding, BindingType
-from textual.screen import Screen
+from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -16,41 +18,16 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Chunk
 from chunkscope.results import Config, QuestionResult
 from chunkscope.tui import messages
-from chunkscope.tui.session import (
-    QuestionRow,
-    Session,
-    Side,
-    StepError,
-    cycle,
-    cycle_overflow,
-    cycle_overlap,
-    cycle_strategy,
-    filter_cycle,
-    step_budget,
-    step_size,
-    step_through,
-    step_top_k,
-)
+from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.state.config_steps import StepError, config_step
+from chunkscope.tui.state.filters import FilterChanges, ViewName, filter_cycle
+from chunkscope.tui.state.rows import QuestionRow
+from chunkscope.tui.state.session import Session
+from chunkscope.tui.state.slots import Side
+from chunkscope.tui.state.stepping import cycle, step_through
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
-
-MOVE = Binding.Group("failing")
-FILTER = Binding.Group("filter")
-SIZE = Binding.Group("size", compact=True)
-
-
-def config_step(name: str, session: Session, step: int) -> Callable[[Config], Config]:
-    """The configuration change a key asks for, as a function of the current configuration."""
-    steps: dict[str, Callable[[Config], Config]] = {
-        "chunker": lambda c: cycle_strategy(c, "chunker", step, session.remembered_specs),
-        "retriever": lambda c: cycle_strategy(c, "retriever", step, session.remembered_specs),
-        "size": lambda c: step_size(c, step),
-        "overlap": cycle_overlap,
-        "top_k": lambda c: step_top_k(c, step),
-        "budget": lambda c: step_budget(c, step),
-        "overflow": cycle_overflow,
-    }
-    return steps[name]
 
 
 def waiting_text(session: Session) -> str:
@@ -63,214 +40,13 @@ def waiting_text(session: Session) -> str:
     return "No question matches the filter (esc shows all)."
 
 
-class SyncedScreen(Screen[None]):
-    """A screen showing the session's results; it re-reads the session whenever it becomes current."""
-
-    def __init__(self, session: Session, *, name: str | None = None, id: str | None = None) -> None:
-        super().__init__(name=name, id=id)
-        self.session = session
-        self.ready = False
-        """True once composed and mounted: only then can it show anything."""
-
-    def on_mount(self) -> None:
-        # Runs after the subclass's on_mount (Textual dispatches down the MRO), so widgets exist.
-        self.ready = True
-        self.sync_session()
-
-    def sync_session(self) -> None:
-        """Show what the session holds now (results, filter, selection)."""
-        raise NotImplementedError
-
-    def sync_status(self) -> None:
-        """Show the evaluation progress only (called often while a worker runs)."""
-
-    def on_screen_resume(self) -> None:
-        if self.ready:
-            self.sync_session()
-
-
 class SessionScreen(SyncedScreen):
     """A screen with the question list and the detail panes of the selected question."""
 
-    VIEW: ClassVar[str] = "inspect"
+    VIEW: ClassVar[ViewName] = "inspect"
     """Which of the session's view states (filter) this screen uses."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "question_mark",
-            "app.help",
-            "help",
-            id="view.help",
-            key_display="?",
-            tooltip="Every key of every screen, with its id for remapping",
-        ),
-        Binding(
-            "n",
-            "next_failing(1)",
-            "next failing",
-            id="question.next-failing",
-            group=MOVE,
-            tooltip="Select the next failing question in the list, staying in the current pane",
-        ),
-        Binding(
-            "N",
-            "next_failing(-1)",
-            "previous failing",
-            id="question.previous-failing",
-            group=MOVE,
-            tooltip="Select the previous failing question in the list, staying in the current pane",
-        ),
-        Binding(
-            "f",
-            "filter_next(1)",
-            "next filter",
-            id="filter.next",
-            group=FILTER,
-            tooltip="Cycle the list filter: all, failing, lost, cut, incomplete (+ movement in the split view)",
-        ),
-        Binding(
-            "F",
-            "cause_next",
-            "next cause filter",
-            id="filter.cause",
-            show=False,
-            group=FILTER,
-            tooltip="Cycle the failure-cause filter through the causes present",
-        ),
-        Binding(
-            "slash",
-            "search",
-            "search",
-            id="filter.search",
-            show=False,
-            key_display="/",
-            tooltip="Search questions by id or query text",
-        ),
-        Binding(
-            "escape",
-            "clear_filter",
-            "clear filter",
-            id="filter.clear",
-            show=False,
-            tooltip="Show every question again (clears filter, cause, cell and search)",
-        ),
-        Binding(
-            "c",
-            "config('chunker', 1)",
-            "chunker",
-            id="config.chunker-next",
-            tooltip="Next chunker (a chunker used before keeps its parameters)",
-        ),
-        Binding(
-            "C",
-            "config('chunker', -1)",
-            "previous chunker",
-            id="config.chunker-previous",
-            show=False,
-            tooltip="Previous chunker",
-        ),
-        Binding("r", "config('retriever', 1)", "retriever", id="config.retriever-next", tooltip="Next retriever"),
-        Binding(
-            "R",
-            "config('retriever', -1)",
-            "previous retriever",
-            id="config.retriever-previous",
-            show=False,
-            tooltip="Previous retriever",
-        ),
-        Binding(
-            "plus,equals_sign",
-            "config('size', 1)",
-            "bigger chunks",
-            id="config.size-up",
-            group=SIZE,
-            key_display="+",
-            tooltip="Next larger chunk size (overlap kept in proportion)",
-        ),
-        Binding(
-            "minus",
-            "config('size', -1)",
-            "smaller chunks",
-            id="config.size-down",
-            group=SIZE,
-            key_display="-",
-            tooltip="Next smaller chunk size (overlap kept in proportion)",
-        ),
-        Binding(
-            "o",
-            "config('overlap', 1)",
-            "overlap",
-            id="config.overlap",
-            tooltip="Cycle overlap: none, 20% of the size, 50%",
-        ),
-        Binding(
-            "O",
-            "config('overflow', 1)",
-            "overflow",
-            id="config.overflow",
-            show=False,
-            tooltip="Cycle what the first chunk over the budget does: stop, skip, truncate",
-        ),
-        Binding(
-            "k",
-            "config('top_k', 1)",
-            "top-k",
-            id="config.top-k-up",
-            tooltip="Next larger top-k (1, 2, 3, 5, 10, 20, wrapping)",
-        ),
-        Binding(
-            "K",
-            "config('top_k', -1)",
-            "smaller top-k",
-            id="config.top-k-down",
-            show=False,
-            tooltip="Next smaller top-k",
-        ),
-        Binding(
-            "b",
-            "config('budget', 1)",
-            "budget",
-            id="config.budget-up",
-            tooltip="Next larger context budget in characters (none after the largest, wrapping)",
-        ),
-        Binding(
-            "B",
-            "config('budget', -1)",
-            "smaller budget",
-            id="config.budget-down",
-            show=False,
-            tooltip="Next smaller context budget",
-        ),
-        Binding(
-            "p",
-            "previous_config",
-            "previous config",
-            id="config.previous",
-            show=False,
-            tooltip="Switch back to the configuration before the last change (instant: results are cached)",
-        ),
-        Binding(
-            "e",
-            "edit_config",
-            "edit",
-            id="config.edit",
-            tooltip="Edit the whole configuration in a form (free-text chunker and retriever specs)",
-        ),
-        Binding(
-            "s",
-            "summary",
-            "summary",
-            id="view.summary",
-            tooltip="Metrics table and rank-bucket chart (with the transition matrix in the split view)",
-        ),
-        Binding(
-            "x",
-            "export",
-            "export",
-            id="export.dialog",
-            tooltip="Write the current question's case file (Markdown) or the whole report (JSON)",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.SESSION)
 
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
@@ -347,7 +123,7 @@ class SessionScreen(SyncedScreen):
 
     # -- filters and search
 
-    def _apply_filter(self, **changes: object) -> None:
+    def _apply_filter(self, **changes: Unpack[FilterChanges]) -> None:
         self.session.set_filter(self.VIEW, **changes)
         self.refresh_list()
 
@@ -418,7 +194,7 @@ class SessionScreen(SyncedScreen):
         side = self.editing_side
         current = self.session.slot(side).requested
         try:
-            config = config_step(name, self.session, step)(current)
+            config = config_step(name, step, self.session.remembered_specs)(current)
         except (StepError, ChunkscopeError, ValueError) as error:
             self.notify(str(error), title="Configuration", severity="warning")
             return
@@ -433,31 +209,20 @@ class SessionScreen(SyncedScreen):
         self.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
 
     def action_edit_config(self) -> None:
-        """Open the configuration form for the side being edited."""
-        from chunkscope.tui.screens.config_form import ConfigForm
-
+        """Ask the app for the configuration form of the side being edited."""
         side = self.editing_side
-
-        def apply(config: Config | None) -> None:
-            if config is not None:
-                self.post_message(messages.ConfigRequested(side, config))
-
         title = f"Configuration {side.upper()}" if self.compare else "Configuration"
-        self.app.push_screen(ConfigForm(self.session.slot(side).requested, title), apply)
+        self.post_message(messages.ConfigFormRequested(side, title))
 
     # -- other screens
 
     def action_summary(self) -> None:
-        """Open the summary of the shown configuration(s)."""
-        from chunkscope.tui.screens.summary import SummaryScreen
-
-        self.app.push_screen(SummaryScreen(self.session, compare=self.compare))
+        """Ask the app for the summary of the shown configuration(s)."""
+        self.post_message(messages.SummaryRequested(self.compare))
 
     def action_export(self) -> None:
-        """Open the export dialog for the selected question and the report."""
-        from chunkscope.tui.screens.export import ExportDialog
-
+        """Ask the app for the export dialog of the selected question and the report."""
         if self.session.a.shown is None:
             self.notify("Nothing to export yet: the evaluation is still running.", severity="warning")
             return
-        self.app.push_screen(ExportDialog(self.session, compare=self.compare))
+        self.post_message(messages.ExportDialogRequested(self.compare))

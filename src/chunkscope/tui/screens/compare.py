@@ -6,15 +6,18 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import ConfigResult, QuestionResult
 from chunkscope.tui import messages
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.base import SessionScreen, waiting_text
-from chunkscope.tui.session import QuestionRow, Session, Side, Slot, status_of
+from chunkscope.tui.state.rows import QuestionRow, status_of
+from chunkscope.tui.state.session import Session
+from chunkscope.tui.state.slots import Side, Slot
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList, move_mark
@@ -60,18 +63,7 @@ class CompareScreen(SessionScreen):
     CSS_PATH = "compare.tcss"
     VIEW = "compare"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("v", "app.compare", "single", id="view.single", tooltip="Back to the single view (configuration A)"),
-        Binding(
-            "t",
-            "toggle_side",
-            "edit A/B",
-            id="compare.side",
-            show=False,
-            tooltip="Switch which side (A or B) the configuration keys change",
-        ),
-        Binding("w", "swap", "swap A/B", id="compare.swap", show=False, tooltip="Exchange configurations A and B"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.COMPARE)
 
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="compare")

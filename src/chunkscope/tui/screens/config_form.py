@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
@@ -13,10 +13,11 @@ from textual.widgets import Button, Input, Label, Select, Static
 from chunkscope.chunkers import parse_chunker
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import make_config
-from chunkscope.results import Config, Overflow
+from chunkscope.results import Config
 from chunkscope.retrievers import parse_retriever
 from chunkscope.spec.grammar import registry
-from chunkscope.tui.session import OVERFLOWS
+from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.state.config_steps import OVERFLOWS, overflow_named
 
 
 def parse_form(chunker: str, retriever: str, top_k: str, budget: str, overflow: str) -> Config:
@@ -32,7 +33,7 @@ def parse_form(chunker: str, retriever: str, top_k: str, budget: str, overflow: 
             limit = int(budget)
         except ValueError:
             raise ValueError(f"budget must be a whole number of characters or empty, got {budget!r}") from None
-    return make_config(chunker, retriever, k, limit, overflow)  # type: ignore[arg-type]
+    return make_config(chunker, retriever, k, limit, overflow_named(overflow))
 
 
 class ConfigForm(ModalScreen[Config | None]):
@@ -40,9 +41,7 @@ class ConfigForm(ModalScreen[Config | None]):
 
     CSS_PATH = "config_form.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "cancel", id="form.cancel", tooltip="Close the form without changing anything"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.FORM)
 
     def __init__(self, config: Config, title: str = "Configuration") -> None:
         super().__init__()
@@ -85,12 +84,12 @@ class ConfigForm(ModalScreen[Config | None]):
     def on_mount(self) -> None:
         self.query_one("#config-form-chunker", Input).focus()
 
-    def _values(self) -> tuple[str, str, str, str, Overflow]:
+    def _values(self) -> tuple[str, str, str, str, str]:
         def text(name: str) -> str:
             return self.query_one(f"#config-form-{name}", Input).value.strip()
 
         overflow = self.query_one("#config-form-overflow", Select).value
-        return text("chunker"), text("retriever"), text("top-k"), text("budget"), overflow  # type: ignore[return-value]
+        return text("chunker"), text("retriever"), text("top-k"), text("budget"), str(overflow)
 
     def _show_message(self, message: str) -> None:
         widget = self.query_one("#config-form-message", Static)

@@ -11,13 +11,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from chunkscope.tui import messages
-from chunkscope.tui.session import Session
+from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.state.session import Session
 
 REPORT_NAME = "chunkscope-report.json"
 
@@ -46,9 +47,7 @@ class ExportDialog(ModalScreen[None]):
 
     CSS_PATH = "export.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "close", id="export.close", tooltip="Close without writing"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.EXPORT)
 
     def __init__(self, session: Session, compare: bool) -> None:
         super().__init__()
@@ -73,7 +72,7 @@ class ExportDialog(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#export-case-path", Input).focus()
 
-    def _write(self, what: str) -> None:
+    def _write(self, what: messages.ExportKind) -> None:
         path = self.query_one(f"#export-{what}-path", Input).value.strip()
         problem = export_problem(self.session, path)
         if problem is not None:

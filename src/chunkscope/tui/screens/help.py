@@ -1,18 +1,22 @@
-"""``?``: every key of every screen and widget, read from their bindings so it never goes stale."""
+"""``?``: every key of every screen and widget, read from the action table (:mod:`chunkscope.tui.actions`)
+and from the Textual classes they derive from, so it never goes stale."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
+from textual.scroll_view import ScrollView
+from textual.widget import Widget
 from textual.widgets import Static
 
-from chunkscope.tui.commands import class_bindings
+from chunkscope.tui.actions import Place, actions_of, bindings_for
 
 GLYPHS = (
     ("✂", "lost: a chunk boundary cut a required gold span before retrieval (no chunk holds it whole)"),
@@ -24,32 +28,43 @@ GLYPHS = (
 )
 
 
-def where_bindings() -> list[tuple[str, list[Binding]]]:
-    """(where, bindings) for the app, each screen and each interactive widget."""
-    from chunkscope.tui.app import ChunkscopeApp
-    from chunkscope.tui.screens.compare import CompareScreen
-    from chunkscope.tui.screens.inspect import InspectScreen
-    from chunkscope.tui.screens.summary import SummaryScreen
-    from chunkscope.tui.widgets.document_view import DocumentView
-    from chunkscope.tui.widgets.question_list import QuestionList
-    from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
-    from chunkscope.tui.widgets.summary_widgets import TransitionMatrix
+@dataclass(frozen=True, slots=True)
+class HelpSection:
+    """One block of the key table: a place the user is in and the keys it has."""
 
-    places: list[tuple[str, type]] = [
-        ("Everywhere", ChunkscopeApp),
-        ("Single view (inspect)", InspectScreen),
-        ("Split view (compare)", CompareScreen),
-        ("Summary", SummaryScreen),
-        ("Transition matrix", TransitionMatrix),
-        ("Question list", QuestionList),
-        ("Ranked chunks", RankedChunksView),
-        ("Document", DocumentView),
-    ]
-    table = []
-    for where, cls in places:
-        own = [b for b in class_bindings(cls) if b.id is not None or b.description]
-        table.append((where, own))
-    return table
+    where: str
+    places: tuple[Place, ...]
+    """The action-table places whose keys work there, in the order their classes inherit them."""
+    textual_base: type
+    """The Textual class the place's class derives from: its own keys (focus, scrolling) are listed first."""
+
+
+HELP_SECTIONS: tuple[HelpSection, ...] = (
+    HelpSection("Everywhere", (Place.APP,), App),
+    HelpSection("Single view (inspect)", (Place.SESSION, Place.INSPECT), Screen),
+    HelpSection("Split view (compare)", (Place.SESSION, Place.COMPARE), Screen),
+    HelpSection("Summary", (Place.SUMMARY,), Screen),
+    HelpSection("Transition matrix", (Place.MATRIX,), Widget),
+    HelpSection("Question list", (Place.LIST,), ScrollView),
+    HelpSection("Ranked chunks", (Place.RANKED,), ScrollView),
+    HelpSection("Document", (Place.DOCUMENT,), ScrollView),
+)
+
+
+def textual_bindings(cls: type) -> list[Binding]:
+    """Bindings a Textual class declares with a description, its bases' first (as Textual merges them)."""
+    found: list[Binding] = []
+    for base in reversed(cls.__mro__):
+        for binding in base.__dict__.get("BINDINGS", []):
+            if isinstance(binding, Binding) and (binding.id is not None or binding.description):
+                found.append(binding)
+    return found
+
+
+def section_bindings(section: HelpSection) -> list[Binding]:
+    """Every key of one section: Textual's own, then the action table's."""
+    ours = [action.binding() for place in section.places for action in actions_of(place)]
+    return [*textual_bindings(section.textual_base), *ours]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -57,9 +72,7 @@ class HelpScreen(ModalScreen[None]):
 
     CSS_PATH = "help.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,question_mark,q", "app.pop_screen", "close", id="help.close", tooltip="Close the help"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.HELP)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
@@ -83,13 +96,13 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("key", no_wrap=True, style="bold")
         table.add_column("does", ratio=1)
         table.add_column("id", no_wrap=True, style="dim")
-        for where, bindings in where_bindings():
-            for index, binding in enumerate(bindings):
+        for section in HELP_SECTIONS:
+            for index, binding in enumerate(section_bindings(section)):
                 keys = ", ".join(self.app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(","))
                 if binding.key_display:
                     keys = binding.key_display
                 table.add_row(
-                    where if index == 0 else "", keys, binding.tooltip or binding.description, binding.id or ""
+                    section.where if index == 0 else "", keys, binding.tooltip or binding.description, binding.id or ""
                 )
             table.add_section()
         table.add_row("Everywhere", "ctrl+p", "command palette: every action, filters, go to a question", "")

@@ -6,14 +6,16 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import Config
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.base import SessionScreen, waiting_text
-from chunkscope.tui.session import QuestionRow, Session
+from chunkscope.tui.state.rows import QuestionRow
+from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
@@ -38,15 +40,7 @@ class InspectScreen(SessionScreen):
     CSS_PATH = "inspect.tcss"
     VIEW = "inspect"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "v",
-            "app.compare",
-            "compare",
-            id="view.compare",
-            tooltip="Split view: configuration A left, B right, for the same question",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.INSPECT)
 
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="inspect")

@@ -7,14 +7,15 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from chunkscope.analysis.diagnose import FailureCause, diagnose
 from chunkscope.results import ConfigResult
-from chunkscope.tui.screens.base import SyncedScreen
-from chunkscope.tui.session import Session
+from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.summary_widgets import BucketChart, ChunkLengthChart, MetricsTable, TransitionMatrix
 
@@ -41,9 +42,7 @@ class SummaryScreen(SyncedScreen):
 
     CSS_PATH = "summary.tcss"
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,s", "app.pop_screen", "back", id="summary.close", tooltip="Back to the question view"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.SUMMARY)
 
     def __init__(self, session: Session, compare: bool) -> None:
         super().__init__(session, id="summary")

@@ -8,7 +8,7 @@ take cells, so wrapping counts them (:func:`extra_cells`).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,7 +91,8 @@ def _positions(ranges: Sequence[tuple[int, int]], start: int, length: int) -> np
     if not lengths.size:
         return np.zeros(0, dtype=np.int64)
     before = np.cumsum(lengths) - lengths
-    return np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(bounds[:, 0] - before, lengths)
+    positions: np.ndarray = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(bounds[:, 0] - before, lengths)
+    return positions
 
 
 def _coverage_depth(ranges: Sequence[tuple[int, int]], length: int) -> np.ndarray:
@@ -153,7 +154,7 @@ def extra_cells(
     """
     if base is None:
         extra = np.zeros(end - start + 1, dtype=np.int64)
-        changed = glyphs.keys()
+        changed: Iterable[int] = glyphs.keys()
     else:
         base_glyphs, base_extra = base
         extra = base_extra.copy()

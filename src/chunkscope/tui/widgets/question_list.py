@@ -13,7 +13,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -22,8 +22,9 @@ from textual.strip import Strip
 
 from chunkscope.analysis.compare import QuestionMove, state_of
 from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
-from chunkscope.tui.session import QuestionRow, Status
+from chunkscope.tui.state.rows import QuestionRow, Status
 
 ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4
@@ -73,14 +74,7 @@ class QuestionList(ScrollView, can_focus=True):
         "question-list--dim",
     }
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1)", "Up", show=False, id="list.up", tooltip="Previous question in the list"),
-        Binding("down", "move(1)", "Down", show=False, id="list.down", tooltip="Next question in the list"),
-        Binding("pageup", "page(-1)", "Page up", show=False, id="list.page-up", tooltip="One page up"),
-        Binding("pagedown", "page(1)", "Page down", show=False, id="list.page-down", tooltip="One page down"),
-        Binding("home", "jump(0)", "First", show=False, id="list.first", tooltip="First question in the list"),
-        Binding("end", "jump(-1)", "Last", show=False, id="list.last", tooltip="Last question in the list"),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.LIST)
 
     class Highlighted(Message):
         """The cursor moved to a question (by key, mouse or a new list)."""

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from chunkscope.analysis.compare import STATES, Comparison, MetricTest
+from chunkscope.analysis.compare import STATES, Comparison, MetricTest, State
 from chunkscope.results import BUCKETS, ConfigResult
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, pad_left, truncate
 
 _CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
@@ -129,14 +130,15 @@ class MetricsTable(_ResultsWidget):
             if comparison is not None:
                 row += _test_cells(comparison.test(metric), comparison.alpha)
             rows.append(row)
-        for label, value in (
+        counts: tuple[tuple[str, Callable[[ConfigResult], str]], ...] = (
             ("lost (evidence cut)", lambda r: f"{r.summary.lost}"),
             ("doc hits", lambda r: f"{r.summary.doc_hits}"),
             ("chunks", lambda r: f"{r.summary.index_chunks}"),
             ("indexed chars", lambda r: f"{r.summary.indexed_chars:,}"),
             ("sent chars", lambda r: f"{r.summary.sent_chars:,}"),
             ("re-sent chars", lambda r: f"{r.summary.duplicate_chars:,}"),
-        ):
+        )
+        for label, value in counts:
             row = [label, *(value(r) for r in results)]
             if comparison is not None:
                 row += ["", "", "", ""]
@@ -235,26 +237,7 @@ class BucketChart(_ResultsWidget):
 class TransitionMatrix(_SummaryWidget, can_focus=True):
     """Questions by (A's state, B's state); arrows move the cell cursor, enter or a click selects."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "move(-1, 0)", "Up", show=False, id="matrix.up", tooltip="Cell above (a better state under A)"),
-        Binding(
-            "down", "move(1, 0)", "Down", show=False, id="matrix.down", tooltip="Cell below (a worse state under A)"
-        ),
-        Binding(
-            "left", "move(0, -1)", "Left", show=False, id="matrix.left", tooltip="Cell to the left (better under B)"
-        ),
-        Binding(
-            "right", "move(0, 1)", "Right", show=False, id="matrix.right", tooltip="Cell to the right (worse under B)"
-        ),
-        Binding(
-            "enter,space",
-            "select",
-            "Filter questions",
-            show=True,
-            id="matrix.select",
-            tooltip="Filter the question list to the questions in this cell",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.MATRIX)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "transition-matrix--legend",
@@ -277,12 +260,12 @@ class TransitionMatrix(_SummaryWidget, can_focus=True):
     class CellSelected(Message):
         """The user chose a cell: filter to questions in ``state_a`` under A and ``state_b`` under B."""
 
-        def __init__(self, matrix: TransitionMatrix, state_a: str, state_b: str) -> None:
+        def __init__(self, matrix: TransitionMatrix, state_a: State, state_b: State) -> None:
             super().__init__()
             self.matrix = matrix
-            self.state_a = state_a
+            self.state_a: State = state_a
             """State under A (one of ``chunkscope.analysis.compare.STATES``)."""
-            self.state_b = state_b
+            self.state_b: State = state_b
             """State under B."""
 
         @property

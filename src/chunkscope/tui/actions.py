@@ -1,0 +1,450 @@
+"""Every key action of the inspector, listed once: its binding id, default keys, what it does and where.
+
+The app's, screens' and widgets' ``BINDINGS`` are built from this table (:func:`bindings_for`), and the
+``?`` help screen and the command palette read their texts from it, so a key never has two
+descriptions. The binding id is what ``CHUNKSCOPE_KEYMAP`` remaps (``question.next-failing=j``).
+This module imports no screen or widget: they import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from textual.binding import Binding, BindingType
+
+
+class Place(Enum):
+    """Where an action is bound: the app, a screen or a widget (its ``action_<name>`` handles it)."""
+
+    APP = "app"
+    """``ChunkscopeApp``: everywhere."""
+    SESSION = "session"
+    """``SessionScreen``: both the single and the split view."""
+    INSPECT = "inspect"
+    """``InspectScreen``, the single view."""
+    COMPARE = "compare"
+    """``CompareScreen``, the split view."""
+    SUMMARY = "summary"
+    """``SummaryScreen``."""
+    HELP = "help"
+    """``HelpScreen``."""
+    EXPORT = "export"
+    """``ExportDialog``."""
+    FORM = "form"
+    """``ConfigForm``."""
+    MATRIX = "matrix"
+    """``TransitionMatrix`` on the split view's summary."""
+    LIST = "list"
+    """``QuestionList``."""
+    RANKED = "ranked"
+    """``RankedChunksView``."""
+    DOCUMENT = "document"
+    """``DocumentView``."""
+
+
+NAMESPACES = {
+    "app": "App",
+    "list": "List",
+    "question": "Question",
+    "filter": "Filter",
+    "config": "Config",
+    "view": "View",
+    "export": "Export",
+    "compare": "Compare",
+    "summary": "Summary",
+    "document": "Document",
+    "ranked": "Ranked",
+    "matrix": "Matrix",
+    "help": "Help",
+    "form": "Form",
+}
+"""Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
+
+MOVE = Binding.Group("failing")
+FILTER = Binding.Group("filter")
+SIZE = Binding.Group("size", compact=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One key action."""
+
+    id: str
+    """Binding id, ``<namespace>.<name>``: what a keymap remaps and the help screen lists."""
+    keys: str
+    """Default key or keys, comma-separated Textual key names (``plus,equals_sign``)."""
+    action: str
+    """The Textual action run: ``<handler>`` or ``<handler>(<arguments>)``, where ``action_<handler>``
+    is a method of ``place`` (or of the app, for an ``app.`` prefix)."""
+    description: str
+    """Short text: the footer label and the palette title."""
+    tooltip: str
+    """What it does, in a sentence: the help screen's and the palette's explanation."""
+    place: Place
+    """Which class binds it."""
+    show: bool = True
+    """Shown in the footer."""
+    key_display: str | None = None
+    """How the key is shown, when Textual's own name for it reads badly (``?`` for ``question_mark``)."""
+    group: Binding.Group | None = None
+    """Footer group: actions of a group share one footer entry."""
+
+    @property
+    def handler(self) -> str:
+        """The action's name without arguments (``config`` for ``config('size', 1)``; ``app.help``)."""
+        return self.action.split("(", 1)[0]
+
+    @property
+    def namespace(self) -> str:
+        """Command-palette namespace (``Config`` for ``config.chunker-next``)."""
+        prefix = self.id.split(".", 1)[0]
+        return NAMESPACES.get(prefix, prefix.title())
+
+    def binding(self) -> Binding:
+        """The Textual binding (its id lets a keymap change the keys)."""
+        return Binding(
+            self.keys,
+            self.action,
+            self.description,
+            show=self.show,
+            key_display=self.key_display,
+            id=self.id,
+            tooltip=self.tooltip,
+            group=self.group,
+        )
+
+
+HELP_TOOLTIP = "Every key of every screen, with its id for remapping"
+
+ACTIONS: tuple[Action, ...] = (
+    # -- the app
+    Action("app.quit", "q", "quit", "quit", "Leave the inspector", Place.APP, show=False),
+    Action("app.help", "question_mark", "help", "help", HELP_TOOLTIP, Place.APP, key_display="?"),
+    Action("app.theme", "T", "change_theme", "theme", "Choose a colour theme", Place.APP, show=False),
+    # -- both question views
+    Action("view.help", "question_mark", "app.help", "help", HELP_TOOLTIP, Place.SESSION, key_display="?"),
+    Action(
+        "question.next-failing",
+        "n",
+        "next_failing(1)",
+        "next failing",
+        "Select the next failing question in the list, staying in the current pane",
+        Place.SESSION,
+        group=MOVE,
+    ),
+    Action(
+        "question.previous-failing",
+        "N",
+        "next_failing(-1)",
+        "previous failing",
+        "Select the previous failing question in the list, staying in the current pane",
+        Place.SESSION,
+        group=MOVE,
+    ),
+    Action(
+        "filter.next",
+        "f",
+        "filter_next(1)",
+        "next filter",
+        "Cycle the list filter: all, failing, lost, cut, incomplete (+ movement in the split view)",
+        Place.SESSION,
+        group=FILTER,
+    ),
+    Action(
+        "filter.cause",
+        "F",
+        "cause_next",
+        "next cause filter",
+        "Cycle the failure-cause filter through the causes present",
+        Place.SESSION,
+        show=False,
+        group=FILTER,
+    ),
+    Action(
+        "filter.search",
+        "slash",
+        "search",
+        "search",
+        "Search questions by id or query text",
+        Place.SESSION,
+        show=False,
+        key_display="/",
+    ),
+    Action(
+        "filter.clear",
+        "escape",
+        "clear_filter",
+        "clear filter",
+        "Show every question again (clears filter, cause, cell and search)",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.chunker-next",
+        "c",
+        "config('chunker', 1)",
+        "chunker",
+        "Next chunker (a chunker used before keeps its parameters)",
+        Place.SESSION,
+    ),
+    Action(
+        "config.chunker-previous",
+        "C",
+        "config('chunker', -1)",
+        "previous chunker",
+        "Previous chunker",
+        Place.SESSION,
+        show=False,
+    ),
+    Action("config.retriever-next", "r", "config('retriever', 1)", "retriever", "Next retriever", Place.SESSION),
+    Action(
+        "config.retriever-previous",
+        "R",
+        "config('retriever', -1)",
+        "previous retriever",
+        "Previous retriever",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.size-up",
+        "plus,equals_sign",
+        "config('size', 1)",
+        "bigger chunks",
+        "Next larger chunk size (overlap kept in proportion)",
+        Place.SESSION,
+        key_display="+",
+        group=SIZE,
+    ),
+    Action(
+        "config.size-down",
+        "minus",
+        "config('size', -1)",
+        "smaller chunks",
+        "Next smaller chunk size (overlap kept in proportion)",
+        Place.SESSION,
+        key_display="-",
+        group=SIZE,
+    ),
+    Action(
+        "config.overlap",
+        "o",
+        "config('overlap', 1)",
+        "overlap",
+        "Cycle overlap: none, 20% of the size, 50%",
+        Place.SESSION,
+    ),
+    Action(
+        "config.overflow",
+        "O",
+        "config('overflow', 1)",
+        "overflow",
+        "Cycle what the first chunk over the budget does: stop, skip, truncate",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.top-k-up",
+        "k",
+        "config('top_k', 1)",
+        "top-k",
+        "Next larger top-k (1, 2, 3, 5, 10, 20, wrapping)",
+        Place.SESSION,
+    ),
+    Action(
+        "config.top-k-down",
+        "K",
+        "config('top_k', -1)",
+        "smaller top-k",
+        "Next smaller top-k",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.budget-up",
+        "b",
+        "config('budget', 1)",
+        "budget",
+        "Next larger context budget in characters (none after the largest, wrapping)",
+        Place.SESSION,
+    ),
+    Action(
+        "config.budget-down",
+        "B",
+        "config('budget', -1)",
+        "smaller budget",
+        "Next smaller context budget",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.previous",
+        "p",
+        "previous_config",
+        "previous config",
+        "Switch back to the configuration before the last change (instant: results are cached)",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.edit",
+        "e",
+        "edit_config",
+        "edit",
+        "Edit the whole configuration in a form (free-text chunker and retriever specs)",
+        Place.SESSION,
+    ),
+    Action(
+        "view.summary",
+        "s",
+        "summary",
+        "summary",
+        "Metrics table and rank-bucket chart (with the transition matrix in the split view)",
+        Place.SESSION,
+    ),
+    Action(
+        "export.dialog",
+        "x",
+        "export",
+        "export",
+        "Write the current question's case file (Markdown) or the whole report (JSON)",
+        Place.SESSION,
+    ),
+    # -- the single view
+    Action(
+        "view.compare",
+        "v",
+        "app.compare",
+        "compare",
+        "Split view: configuration A left, B right, for the same question",
+        Place.INSPECT,
+    ),
+    # -- the split view
+    Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
+    Action(
+        "compare.side",
+        "t",
+        "toggle_side",
+        "edit A/B",
+        "Switch which side (A or B) the configuration keys change",
+        Place.COMPARE,
+        show=False,
+    ),
+    Action("compare.swap", "w", "swap", "swap A/B", "Exchange configurations A and B", Place.COMPARE, show=False),
+    # -- dialogs
+    Action("summary.close", "escape,s", "app.pop_screen", "back", "Back to the question view", Place.SUMMARY),
+    Action("help.close", "escape,question_mark,q", "app.pop_screen", "close", "Close the help", Place.HELP),
+    Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),
+    Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
+    # -- the transition matrix
+    Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),
+    Action("matrix.down", "down", "move(1, 0)", "Down", "Cell below (a worse state under A)", Place.MATRIX, show=False),
+    Action("matrix.left", "left", "move(0, -1)", "Left", "Cell to the left (better under B)", Place.MATRIX, show=False),
+    Action(
+        "matrix.right", "right", "move(0, 1)", "Right", "Cell to the right (worse under B)", Place.MATRIX, show=False
+    ),
+    Action(
+        "matrix.select",
+        "enter,space",
+        "select",
+        "Filter questions",
+        "Filter the question list to the questions in this cell",
+        Place.MATRIX,
+    ),
+    # -- the question list
+    Action("list.up", "up", "move(-1)", "Up", "Previous question in the list", Place.LIST, show=False),
+    Action("list.down", "down", "move(1)", "Down", "Next question in the list", Place.LIST, show=False),
+    Action("list.page-up", "pageup", "page(-1)", "Page up", "One page up", Place.LIST, show=False),
+    Action("list.page-down", "pagedown", "page(1)", "Page down", "One page down", Place.LIST, show=False),
+    Action("list.first", "home", "jump(0)", "First", "First question in the list", Place.LIST, show=False),
+    Action("list.last", "end", "jump(-1)", "Last", "Last question in the list", Place.LIST, show=False),
+    # -- the ranked chunks
+    Action(
+        "ranked.next-hit",
+        "down",
+        "next_hit",
+        "Next hit",
+        "Move to the next ranked chunk; the document view follows",
+        Place.RANKED,
+        show=False,
+    ),
+    Action(
+        "ranked.previous-hit",
+        "up",
+        "previous_hit",
+        "Previous hit",
+        "Move to the previous ranked chunk; the document view follows",
+        Place.RANKED,
+        show=False,
+    ),
+    Action("ranked.first-hit", "home", "first_hit", "First hit", "Move to rank 1", Place.RANKED, show=False),
+    Action(
+        "ranked.last-hit",
+        "end",
+        "last_hit",
+        "Last hit",
+        "Move to the last ranked chunk shown",
+        Place.RANKED,
+        show=False,
+    ),
+    Action(
+        "ranked.page-down",
+        "pagedown",
+        "page_down",
+        "Page down",
+        "Scroll the ranked chunks down a page",
+        Place.RANKED,
+        show=False,
+    ),
+    Action(
+        "ranked.page-up", "pageup", "page_up", "Page up", "Scroll the ranked chunks up a page", Place.RANKED, show=False
+    ),
+    # -- the document
+    Action("document.scroll-up", "up", "scroll_up", "Scroll up", "Scroll up a line", Place.DOCUMENT, show=False),
+    Action(
+        "document.scroll-down", "down", "scroll_down", "Scroll down", "Scroll down a line", Place.DOCUMENT, show=False
+    ),
+    Action("document.page-up", "pageup", "page_up", "Page up", "Scroll up a page", Place.DOCUMENT, show=False),
+    Action(
+        "document.page-down", "pagedown", "page_down", "Page down", "Scroll down a page", Place.DOCUMENT, show=False
+    ),
+    Action("document.top", "home", "scroll_home", "Top", "Go to the start", Place.DOCUMENT, show=False),
+    Action("document.bottom", "end", "scroll_end", "Bottom", "Go to the end", Place.DOCUMENT, show=False),
+    Action(
+        "document.next-mark",
+        "]",
+        "next_mark",
+        "Next gold/cut",
+        "Scroll to the next gold span or cut marker",
+        Place.DOCUMENT,
+        show=False,
+    ),
+    Action(
+        "document.previous-mark",
+        "[",
+        "previous_mark",
+        "Previous gold/cut",
+        "Scroll to the previous gold span or cut marker",
+        Place.DOCUMENT,
+        show=False,
+    ),
+)
+
+ACTIONS_BY_ID: dict[str, Action] = {action.id: action for action in ACTIONS}
+"""Each action by its binding id."""
+
+
+def actions_of(place: Place) -> tuple[Action, ...]:
+    """The actions ``place`` binds, in table order (the order of its footer and help entries)."""
+    return tuple(action for action in ACTIONS if action.place is place)
+
+
+def bindings_for(place: Place) -> list[BindingType]:
+    """The ``BINDINGS`` of ``place``'s class."""
+    return [action.binding() for action in actions_of(place)]
+
+
+def action_for(binding: Binding) -> Action | None:
+    """The table entry a (possibly remapped) binding came from; None for Textual's own bindings."""
+    return ACTIONS_BY_ID.get(binding.id) if binding.id is not None else None

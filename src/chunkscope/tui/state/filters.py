@@ -1,0 +1,117 @@
+"""Which questions a view lists: the state, movement, cause, transition-cell and text filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypedDict
+
+from chunkscope.analysis.compare import QuestionMove, State
+from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.results import QuestionResult
+from chunkscope.tui.state.rows import QuestionRow
+
+ViewName = Literal["inspect", "compare"]
+"""The single view and the split view, which filter independently."""
+
+STATE_FILTERS: tuple[str, ...] = ("all", "failing", "lost", "cut", "incomplete")
+"""``failing``: not complete; ``lost``: evidence cut before retrieval; ``cut``: some gold span (even one
+alternative) is split by a boundary; ``incomplete``: the evidence exists but was not all delivered."""
+
+MOVE_FILTERS: tuple[str, ...] = ("moved", "better", "worse", "recovered", "newly lost")
+"""Split-view filters on ``QuestionMove``: anything changed, rank better/worse, lost in A only, lost in B only."""
+
+
+def _state_accepts(name: str, row: QuestionRow) -> bool:
+    """In the split view a question matches when it matches under A or under B."""
+    return any(_result_accepts(name, result) for result in row.results)
+
+
+def _result_accepts(name: str, result: QuestionResult) -> bool:
+    if name == "failing":
+        return not result.complete
+    if name == "lost":
+        return result.lost
+    if name == "cut":
+        return bool(result.cuts)
+    if name == "incomplete":
+        return not result.lost and not result.complete
+    return True
+
+
+def _move_accepts(name: str, move: QuestionMove) -> bool:
+    if name == "moved":
+        return move.moved
+    if name == "recovered":
+        return move.recovered
+    if name == "newly lost":
+        return move.newly_lost
+    return move.movement == name
+
+
+@dataclass(frozen=True, slots=True)
+class RowFilter:
+    """Which questions the list shows; every part must accept a row."""
+
+    state: str = "all"
+    """One of STATE_FILTERS, or one of MOVE_FILTERS in the split view."""
+    cause: FailureCause | None = None
+    """Only questions with this failure cause (under A, or under B in the split view)."""
+    cell: tuple[State, State] | None = None
+    """Only questions in this (state under A, state under B) transition cell."""
+    text: str = ""
+    """Case-insensitive substring of the question id or query."""
+
+    def accepts(self, row: QuestionRow) -> bool:
+        """True when the row passes every part of the filter."""
+        if self.state in MOVE_FILTERS:
+            if row.move is None or not _move_accepts(self.state, row.move):
+                return False
+        elif not _state_accepts(self.state, row):
+            return False
+        if self.cause is not None and self.cause not in (row.cause, row.cause_b):
+            return False
+        if self.cell is not None and (row.move is None or (row.move.state_a, row.move.state_b) != self.cell):
+            return False
+        if self.text:
+            needle = self.text.casefold()
+            return needle in row.question.id.casefold() or needle in row.question.query.casefold()
+        return True
+
+    def describe(self) -> str:
+        """A short description for the list title, e.g. ``failing · CUT · "q1"``."""
+        parts = [self.state]
+        if self.cause is not None:
+            parts.append(self.cause.value)
+        if self.cell is not None:
+            parts.append(f"A {self.cell[0]} → B {self.cell[1]}")
+        if self.text:
+            parts.append(f'"{self.text}"')
+        return " · ".join(parts)
+
+
+class FilterChanges(TypedDict, total=False):
+    """Parts of a RowFilter to replace (the others stay)."""
+
+    state: str
+    cause: FailureCause | None
+    cell: tuple[State, State] | None
+    text: str
+
+
+def filter_cycle(compare: bool) -> tuple[str, ...]:
+    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view."""
+    return STATE_FILTERS + MOVE_FILTERS if compare else STATE_FILTERS
+
+
+@dataclass
+class ViewState:
+    """Filter and list of one view (the single view and the split view filter independently)."""
+
+    filter: RowFilter = field(default_factory=RowFilter)
+    kept: str | None = None
+    """A question listed even though the filter rejects it: the one selected when new results arrived,
+    so a configuration change never takes the question under study off the screen."""
+
+    def lists(self, row: QuestionRow) -> bool:
+        """True when the view lists ``row``: the filter accepts it or it is the kept question."""
+        return self.filter.accepts(row) or row.question.id == self.kept

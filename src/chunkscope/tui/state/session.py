@@ -1,0 +1,185 @@
+"""The state the inspector's screens share: the dataset, an Evaluator, sides A and B, the views' filters,
+the selection and the comparisons and rows computed so far."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Unpack
+
+from chunkscope.analysis.compare import Comparison
+from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.io.sources import Dataset
+from chunkscope.model import Chunk, Question
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.results import Config, ConfigResult
+from chunkscope.tui.state.config_steps import StepError, cycle_overlap
+from chunkscope.tui.state.document_chunks import DocumentChunks
+from chunkscope.tui.state.export_paths import is_input_path
+from chunkscope.tui.state.filters import FilterChanges, RowFilter, ViewName, ViewState
+from chunkscope.tui.state.rows import QuestionRow, build_rows
+from chunkscope.tui.state.slots import Side, Slot
+
+
+class Session:
+    """Everything the screens show, and the single place that turns core values into rows."""
+
+    def __init__(self, dataset: Dataset, config_a: Config, config_b: Config | None = None) -> None:
+        self.dataset = dataset
+        self.questions: tuple[Question, ...] = dataset.questions.questions
+        self.evaluator = Evaluator(dataset.corpus, self.questions)
+        self.a = Slot(config_a)
+        self.b: Slot | None = Slot(config_b) if config_b is not None else None
+        self.views: dict[ViewName, ViewState] = {"inspect": ViewState(), "compare": ViewState()}
+        self.selected_id: str | None = self.questions[0].id if self.questions else None
+        self.progress = ""
+        """What the evaluation worker is doing, e.g. ``fixed:size=300/bm25: ranking``."""
+        self.remembered_specs: dict[str, str] = {}
+        """Last spec used per strategy name, so cycling back restores its parameters."""
+        self._comparisons: dict[tuple[Config, Config], Comparison] = {}
+        self._rows: dict[tuple[Config, Config | None, bool], tuple[QuestionRow, ...]] = {}
+        self._document_chunks = DocumentChunks(self.evaluator)
+        self.question_index: dict[str, int] = {q.id: i for i, q in enumerate(self.questions)}
+        """Question id -> position in the question set."""
+
+    # -- configurations and results
+
+    def slot(self, side: Side) -> Slot:
+        """Slot A or B (B must exist)."""
+        if side == "a":
+            return self.a
+        if self.b is None:
+            raise StepError("there is no configuration B: open the split view with v")
+        return self.b
+
+    def slots(self) -> tuple[Slot, ...]:
+        """A, and B when set."""
+        return (self.a,) if self.b is None else (self.a, self.b)
+
+    def request(self, side: Side, config: Config) -> bool:
+        """Ask for ``config`` on ``side``; True when its result is already known (shown at once)."""
+        if side == "b" and self.b is None:
+            self.b = Slot(config)
+        slot = self.slot(side)
+        if config != slot.requested:
+            slot.previous = slot.requested
+        slot.requested = config
+        slot.error = None
+        cached = self.evaluator.cached(config)
+        if cached is not None:
+            slot.shown = cached
+        return cached is not None
+
+    def store(self, result: ConfigResult) -> None:
+        """A worker's result: shown on every side that still asks for it."""
+        for slot in self.slots():
+            if slot.requested == result.config:
+                slot.shown = result
+
+    def give_up(self, config: Config, error: str) -> None:
+        """Evaluation of ``config`` failed: sides asking for it fall back to what they show (or keep the error)."""
+        for slot in self.slots():
+            if slot.requested == config:
+                if slot.shown is None:
+                    slot.error = error
+                else:
+                    slot.requested = slot.shown.config
+                    slot.previous = None
+
+    def missing(self, compare: bool) -> tuple[Config, ...]:
+        """Requested configurations without a result, A first (B only in the split view)."""
+        slots = self.slots() if compare else (self.a,)
+        wanted = [s.requested for s in slots if self.evaluator.cached(s.requested) is None]
+        return tuple(dict.fromkeys(wanted))
+
+    def open_compare(self) -> None:
+        """Give the split view a B: the configuration before the last change becomes A, the current one B;
+        without history B is A with the overlap switched on (or off)."""
+        if self.b is not None:
+            return
+        current = self.a.requested
+        if self.a.previous is not None and self.a.previous != current:
+            self.b = Slot(current, self.evaluator.cached(current))
+            self.a = Slot(self.a.previous, self.evaluator.cached(self.a.previous))
+            return
+        try:
+            partner = cycle_overlap(current)
+        except StepError:
+            partner = current
+        self.b = Slot(partner, self.evaluator.cached(partner))
+
+    # -- comparison
+
+    def comparison(self) -> Comparison | None:
+        """The comparison of the shown A and B results, when computed."""
+        key = self.shown_pair()
+        return self._comparisons.get(key) if key is not None else None
+
+    def shown_pair(self) -> tuple[Config, Config] | None:
+        """(A, B) configurations on screen, when both have results."""
+        if self.b is None or self.a.shown is None or self.b.shown is None:
+            return None
+        return self.a.shown.config, self.b.shown.config
+
+    def requested_pair(self) -> tuple[Config, Config] | None:
+        """(A, B) configurations asked for, in the split view."""
+        return (self.a.requested, self.b.requested) if self.b is not None else None
+
+    def has_comparison(self, a: Config, b: Config) -> bool:
+        """True when A against B was compared before."""
+        return (a, b) in self._comparisons
+
+    def store_comparison(self, comparison: Comparison) -> None:
+        """A worker's comparison."""
+        self._comparisons[(comparison.a, comparison.b)] = comparison
+
+    # -- rows, filters, selection
+
+    def rows(self, compare: bool) -> tuple[QuestionRow, ...]:
+        """Every question as a row under the shown A (with B and the move to B in the split view)."""
+        result = self.a.shown
+        if result is None:
+            return ()
+        result_b = self.b.shown if compare and self.b is not None else None
+        comparison = self.comparison() if result_b is not None else None
+        key = (result.config, result_b.config if result_b is not None else None, comparison is not None)
+        if key not in self._rows:
+            self._rows[key] = build_rows(self.questions, result, result_b, comparison)
+        return self._rows[key]
+
+    def visible_rows(self, view: ViewName) -> tuple[QuestionRow, ...]:
+        """The rows the view's filter accepts, plus the kept question."""
+        state = self.views[view]
+        return tuple(row for row in self.rows(view == "compare") if state.lists(row))
+
+    def set_filter(self, view: ViewName, **changes: Unpack[FilterChanges]) -> RowFilter:
+        """Change parts of a view's filter (which ends keeping a filtered-out question) and return it."""
+        state = self.views[view]
+        state.filter = replace(state.filter, **changes)
+        state.kept = None
+        return state.filter
+
+    def keep_selected(self, view: ViewName) -> None:
+        """List the selected question in ``view`` until the filter changes, whatever the filter says."""
+        self.views[view].kept = self.selected_id
+
+    def causes_present(self, compare: bool = False) -> tuple[FailureCause, ...]:
+        """Failure causes (other than OK) of the shown A (and B, in the split view), in priority order."""
+        present: set[FailureCause | None] = set()
+        for row in self.rows(compare):
+            present.update((row.cause, row.cause_b))
+        return tuple(cause for cause in FailureCause if cause in present and cause is not FailureCause.OK)
+
+    def question(self, question_id: str) -> Question:
+        """A question by id."""
+        return self.questions[self.question_index[question_id]]
+
+    def document_chunks(self, config: Config, doc_id: str) -> tuple[Chunk, ...]:
+        """The retrieval units of one document under ``config``, in document order (cached per chunker)."""
+        return self._document_chunks.of(config, doc_id)
+
+    # -- exports
+
+    def is_input_path(self, target: str | Path) -> bool:
+        """True when writing ``target`` would replace an input file or write inside an input directory."""
+        return is_input_path(self.dataset, target)

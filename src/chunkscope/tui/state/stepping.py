@@ -1,0 +1,29 @@
+"""Wrap-around steps: through a sequence of names, and through the rows of a list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from chunkscope.tui.state.rows import QuestionRow
+
+
+def cycle(values: Sequence[str], current: str, step: int) -> str:
+    """The value ``step`` places after ``current`` in ``values``, wrapping around (first when absent)."""
+    if current not in values:
+        return values[0]
+    return values[(values.index(current) + step) % len(values)]
+
+
+def step_through(
+    rows: Sequence[QuestionRow], current_id: str | None, step: int, wanted: Callable[[QuestionRow], bool]
+) -> QuestionRow | None:
+    """The next row after (``step`` 1) or before (-1) ``current_id`` that ``wanted`` accepts, wrapping around."""
+    if not rows:
+        return None
+    ids = [row.question.id for row in rows]
+    start = ids.index(current_id) if current_id in ids else (-1 if step > 0 else 0)
+    for offset in range(1, len(rows) + 1):
+        row = rows[(start + step * offset) % len(rows)]
+        if wanted(row):
+            return row
+    return None
