@@ -20,12 +20,14 @@ from chunkscope.analysis.diagnose import FailureCause, failure_cause
 from chunkscope.chunkers import parse_chunker
 from chunkscope.errors import SpecError
 from chunkscope.io.dataset import Dataset
+from chunkscope.io.outputs import input_conflict
 from chunkscope.model import Chunk, Question
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, Overflow, QuestionResult
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec.grammar import format_spec, registry
+from chunkscope.spec.grammar import format_spec
+from chunkscope.spec.registry import registry
 
 Side = Literal["a", "b"]
 
@@ -539,9 +541,8 @@ class Session:
         return tuple(Path(source.path).resolve() for source in self.dataset.sources)
 
     def is_input_path(self, target: str | Path) -> bool:
-        """True when writing ``target`` would replace an input file or write inside an input directory."""
-        resolved = Path(target).expanduser().resolve()
-        return any(resolved == path or path in resolved.parents for path in self.input_paths())
+        """True when writing ``target`` would change an input (the rule of ``chunkscope.io.outputs.input_conflict``)."""
+        return input_conflict(Path(target).expanduser(), self.input_paths()) is not None
 
 
 def step_through(
