@@ -30,13 +30,15 @@ class Config:
     """Context budget in characters; ``None`` for unlimited."""
     overflow: Overflow = "stop"
     """What happens to the first chunk that does not fit the budget."""
+    label: str = field(default="", compare=False, repr=False)
+    """``chunker/retriever`` with default parameters left out, for display, written once by
+    ``chunkscope.pipeline.config.make_config`` (which parses the specs). A Config made directly
+    shows its specs in full. ``dataclasses.replace`` keeps the label, so change delivery settings
+    with it, and specs through ``make_config``."""
 
-    @property
-    def label(self) -> str:
-        """``chunker/retriever`` with default parameters left out, for display."""
-        from chunkscope.pipeline.config import short_label
-
-        return short_label(self)
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", f"{self.chunker}/{self.retriever}")
 
     @property
     def depth(self) -> int:

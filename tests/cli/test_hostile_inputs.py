@@ -18,16 +18,14 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from chunkscope.chunkers import imported
 from chunkscope.cli import main
 from chunkscope.metrics.policy import METRIC_POLICY
-from chunkscope.retrievers import run as run_retriever
 
 D1 = "Alpha beta gamma. Delta epsilon zeta."
 D2 = "Kappa lambda mu nu."
@@ -40,14 +38,6 @@ GOOD_CHUNKS = [
 FAST = ("--chunker", "fixed:size=20")
 CHUNKSCOPE = [sys.executable, "-c", "import sys; from chunkscope.cli import main; sys.exit(main())"]
 """The console script's entry point in a fresh process."""
-
-
-@pytest.fixture(autouse=True)
-def no_default_paths() -> Iterator[None]:
-    """--chunks/--run set what a bare 'imported'/'run' means for the process; keep tests independent."""
-    yield
-    imported.DEFAULT_PATH.value = None
-    run_retriever.DEFAULT_PATH.value = None
 
 
 def jsonl(records: list[Any]) -> str:
@@ -538,7 +528,7 @@ def test_run_file_with_tabs_and_crlf_is_valid(files: dict[str, Path], capsys: py
 
 
 def test_bare_imported_without_chunks_option(files: dict[str, Path]) -> None:
-    """Run in a fresh process: --chunks elsewhere in this process would give a bare 'imported' its meaning."""
+    """Through the console entry point: the whole stderr is one line naming the option."""
     result = subprocess.run(
         [*CHUNKSCOPE, "eval", *inputs(files), "--chunker", "imported"],
         capture_output=True,

@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from chunkscope.chunkers import imported
 from chunkscope.cli import main
 from chunkscope.io.dataset import sample_paths
-from chunkscope.retrievers import run
-
-
-@pytest.fixture(autouse=True)
-def no_default_paths() -> Iterator[None]:
-    """--chunks/--run set what a bare spec means for the process; keep tests independent."""
-    yield
-    imported.DEFAULT_PATH.value = None
-    run.DEFAULT_PATH.value = None
 
 
 @pytest.fixture

@@ -14,7 +14,8 @@ from chunkscope.pipeline.config import make_config, parse_config, short_label, s
 from chunkscope.retrievers import parse_retriever, retrievers
 from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.overlap import KeywordOverlap
-from chunkscope.spec.grammar import Registry, format_spec
+from chunkscope.spec.grammar import format_spec
+from chunkscope.spec.registry import Registry
 
 
 @pytest.mark.parametrize(

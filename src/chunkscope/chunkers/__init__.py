@@ -1,9 +1,11 @@
 """Chunkers, registered by name; importing this package registers the built-ins."""
 
 from chunkscope.chunkers import fixed, imported, markdown, paragraph, parent, recursive
-from chunkscope.chunkers.base import Chunking, chunk_corpus, chunkers
+from chunkscope.chunkers.base import Chunker, Chunking, chunk_corpus, chunkers
+from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
 __all__ = [
+    "Chunker",
     "Chunking",
     "chunk_corpus",
     "chunkers",
@@ -17,6 +19,6 @@ __all__ = [
 ]
 
 
-def parse_chunker(spec: str) -> object:
-    """Parse a chunker spec string such as ``fixed:size=400,overlap=80``."""
-    return chunkers.parse(spec)
+def parse_chunker(spec: str, defaults: SpecDefaults = NO_DEFAULTS) -> Chunker:
+    """Parse a chunker spec string such as ``fixed:size=400,overlap=80`` (``defaults``: see ``SpecDefaults``)."""
+    return chunkers.parse(spec, defaults)

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeAlias, runtime_checkable
 
 from chunkscope.model import Chunk, Corpus, Document
-from chunkscope.spec.grammar import registry
-
-chunkers = registry("chunker")
+from chunkscope.spec.registry import Registry
 
 
 @runtime_checkable
@@ -42,7 +40,13 @@ class Chunking:
         return self.parents if self.parents is not None else self.units
 
 
-def chunk_corpus(chunker: object, corpus: Corpus) -> Chunking:
+Chunker: TypeAlias = DocumentChunker | CorpusChunker
+"""A chunking strategy: it splits single documents, or chunks a whole corpus."""
+
+chunkers: Registry[Chunker] = Registry("chunker")
+
+
+def chunk_corpus(chunker: Chunker, corpus: Corpus) -> Chunking:
     """Run any chunker over a corpus."""
     if isinstance(chunker, CorpusChunker):
         return chunker.chunk_corpus(corpus)

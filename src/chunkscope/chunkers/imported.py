@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
@@ -29,47 +29,18 @@ class ImportedChunker:
     With both offsets and text, the text must match the offsets. A file that
     yields no chunk at all is an error.
 
-    A bare ``imported`` means the file given to the CLI's ``--chunks``.
+    A spec must name the file; the CLI reads a bare ``imported`` as the file given to ``--chunks``.
     """
 
-    path: str | None = None
-
-    def __post_init__(self) -> None:
-        DEFAULT_PATH.resolve(self)
+    path: str = field(metadata={"missing": "imported needs path=FILE (or the --chunks FILE option)"})
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
-        chunking = read_chunks(str(self.path), corpus)
+        chunking = read_chunks(self.path, corpus)
         if not chunking.units:
             problems = len(chunking.problems)
             reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
-            raise InputError(str(self.path), f"the chunking is empty: {reason}")
+            raise InputError(self.path, f"the chunking is empty: {reason}")
         return chunking
-
-
-class _HasPath(Protocol):
-    @property
-    def path(self) -> str | None: ...
-
-
-class DefaultPath:
-    """The file a bare spec (``imported``, ``run``) refers to: set once by the CLI option."""
-
-    def __init__(self, spec: str, option: str) -> None:
-        self.value: str | None = None
-        self.spec = spec
-        self.option = option
-
-    def resolve(self, strategy: _HasPath) -> None:
-        """Give a frozen strategy whose ``path`` is None this default (or say how to set one)."""
-        if strategy.path is not None:
-            return
-        if self.value is None:
-            raise ValueError(f"{self.spec} needs path=FILE (or the {self.option} FILE option)")
-        object.__setattr__(strategy, "path", self.value)
-
-
-DEFAULT_PATH = DefaultPath("imported", "--chunks")
-"""Set by ``--chunks FILE``."""
 
 
 def read_chunks(path: str, corpus: Corpus) -> Chunking:

@@ -25,9 +25,9 @@ class ParentChildChunker:
     once, and the budget counts the parent's characters (prefix included).
     """
 
-    child: Annotated[Any, StrategyKind("chunker")] = field(default_factory=lambda: FixedChunker(200))
+    child: Annotated[Any, StrategyKind(chunkers)] = field(default_factory=lambda: FixedChunker(200))
     """Splits each parent into retrieval units; must split single documents."""
-    parent: Annotated[Any, StrategyKind("chunker")] = field(default_factory=MarkdownChunker)
+    parent: Annotated[Any, StrategyKind(chunkers)] = field(default_factory=MarkdownChunker)
     """Cuts the delivered units; any chunker except another parent-child one."""
 
     def __post_init__(self) -> None:

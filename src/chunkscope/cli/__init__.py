@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from chunkscope import __version__
-from chunkscope.cli import eval_cmd
+from chunkscope.cli import compare_cmd, eval_cmd, inspect_cmd, sweep_cmd
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.errors import ChunkscopeError
 
-COMMANDS = (eval_cmd,)
+COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 
@@ -28,15 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"chunkscope {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in _commands():
+    for command in COMMANDS:
         command.add_parser(subparsers)
     return parser
-
-
-def _commands() -> tuple[Any, ...]:
-    from chunkscope.cli import compare_cmd, inspect_cmd, sweep_cmd
-
-    return (*COMMANDS, compare_cmd, sweep_cmd, inspect_cmd)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

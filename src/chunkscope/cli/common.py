@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.progress import Progress
+
 from chunkscope.chunkers import parse_chunker
+from chunkscope.chunkers.imported import ImportedChunker
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.atomic import write_atomic
-from chunkscope.io.corpus import CORPUS_SUFFIXES
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
+from chunkscope.io.outputs import input_conflict
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec.grammar import format_spec
+from chunkscope.retrievers.run import RunFile
+from chunkscope.spec.grammar import SpecDefaults, format_spec
 
 EXIT_OK = 0
 EXIT_GATE = 1
@@ -68,9 +72,6 @@ class ImportedChunksOption(argparse.Action):
     """``--chunks FILE``: add (or, for a single-chunker command, set) the chunker ``imported:path=FILE``."""
 
     def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
-        from chunkscope.chunkers.imported import DEFAULT_PATH, ImportedChunker
-
-        DEFAULT_PATH.value = str(values)
         namespace.chunks = str(values)
         spec = format_spec(ImportedChunker(str(values)))
         if not hasattr(namespace, "chunker"):
@@ -85,9 +86,6 @@ class RunFileOption(argparse.Action):
     """``--run FILE``: the retriever ``run:path=FILE``."""
 
     def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
-        from chunkscope.retrievers.run import DEFAULT_PATH, RunFile
-
-        DEFAULT_PATH.value = str(values)
         namespace.run_file = str(values)
         namespace.retriever = format_spec(RunFile(str(values)))
 
@@ -157,10 +155,26 @@ def load_from_args(args: argparse.Namespace) -> Dataset:
     return load_dataset(args.corpus, args.questions, args.squad, args.squad_answers)
 
 
+def spec_defaults(args: argparse.Namespace) -> SpecDefaults:
+    """What a bare ``imported`` / ``run`` (alone or nested, e.g. ``rrf:bm25+run``) means: the --chunks / --run file.
+
+    Specs are read with these defaults once, when the Configs are made; the canonical specs then name
+    the files, so a Config means the same in any process. Without the option, a bare name is an error
+    that names the option.
+    """
+    defaults: dict[type, dict[str, object]] = {}
+    if getattr(args, "chunks", None):
+        defaults[ImportedChunker] = {"path": args.chunks}
+    if getattr(args, "run_file", None):
+        defaults[RunFile] = {"path": args.run_file}
+    return defaults
+
+
 def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None = None) -> list[Config]:
     """One Config per distinct chunker spec (canonical form), sharing the retriever and delivery options."""
     specs = chunkers if chunkers is not None else (args.chunker or list(DEFAULT_CHUNKERS))
-    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+    defaults = spec_defaults(args)
+    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults) for spec in specs]
     return list(dict.fromkeys(configs))
 
 
@@ -175,9 +189,6 @@ def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResu
         results = [evaluator.evaluate(config) for config in configs]
         report_chunking_problems(evaluator, configs)
         return results
-    from rich.console import Console
-    from rich.progress import Progress
-
     results = []
     with Progress(console=Console(stderr=True), transient=True) as progress:
         overall = progress.add_task("evaluating", total=len(configs))
@@ -255,17 +266,9 @@ def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> Non
     directory = target.parent
     if not directory.is_dir():
         raise ChunkscopeError(f"cannot write --{option} {target}: directory {directory} does not exist")
-    for source in inputs:
-        if target.exists() and source.exists() and os.path.samefile(target, source):
-            raise ChunkscopeError(f"refusing to write --{option} {target}: it is an input file ({source})")
-        if (
-            source.is_dir()
-            and target.suffix.lower() in CORPUS_SUFFIXES
-            and target.resolve().is_relative_to(source.resolve())
-        ):
-            raise ChunkscopeError(
-                f"refusing to write --{option} {target}: it would add a document to the corpus directory {source}"
-            )
+    conflict = input_conflict(target, inputs)
+    if conflict is not None:
+        raise ChunkscopeError(f"refusing to write --{option} {target}: {conflict}")
 
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:

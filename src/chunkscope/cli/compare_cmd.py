@@ -62,7 +62,11 @@ def probability(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate both configurations, compare, print and write reports."""
-    configs = [parse_config(text, args.retriever, args.top_k, args.budget, args.overflow) for text in (args.a, args.b)]
+    defaults = common.spec_defaults(args)
+    configs = [
+        parse_config(text, args.retriever, args.top_k, args.budget, args.overflow, defaults)
+        for text in (args.a, args.b)
+    ]
     common.check_outputs(args, configs)
     dataset = common.load_from_args(args)
     results = common.evaluate_all(dataset, configs)

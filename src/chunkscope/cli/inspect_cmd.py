@@ -39,14 +39,17 @@ def run(args: argparse.Namespace) -> int:
     """Load and validate everything first (bad input: one line, exit 2), then hand over to the app."""
     (config_a,) = common.configs_from_args(args, [args.chunker])
     config_b = (
-        parse_config(args.compare, args.retriever, args.top_k, args.budget, args.overflow) if args.compare else None
+        parse_config(args.compare, args.retriever, args.top_k, args.budget, args.overflow, common.spec_defaults(args))
+        if args.compare
+        else None
     )
     dataset = common.load_from_args(args)
+    # The inspector's package loads only for this command, so the headless commands never import chunkscope.tui.
     from chunkscope.tui.session import Session
 
     session = Session(dataset, config_a, config_b)
     check_lazy_inputs(session.evaluator, [config_a] if config_b is None else [config_a, config_b])
-    # Textual is imported only here, so the headless commands never load it.
+    # Textual is imported only here, after the inputs were checked, so the headless commands never load it.
     from chunkscope.tui.app import ChunkscopeApp
 
     ChunkscopeApp(session, open_compare=config_b is not None).run()

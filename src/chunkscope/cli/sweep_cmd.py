@@ -113,7 +113,8 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
     specs += args.chunker or []
     if args.preset or not specs:
         specs = list(PRESETS[args.preset or "published"]) + specs
-    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow) for spec in specs]
+    defaults = common.spec_defaults(args)
+    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults) for spec in specs]
     unique = list(dict.fromkeys(configs))
     if len(unique) < 2:
         raise ChunkscopeError("a sweep needs at least two distinct configurations")

@@ -6,8 +6,8 @@ import re
 
 from chunkscope.chunkers import parse_chunker
 from chunkscope.results import Config, Overflow
-from chunkscope.retrievers import parse_retriever
-from chunkscope.spec.grammar import format_spec
+from chunkscope.retrievers import parse_retriever, retrievers
+from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults, format_spec
 
 PUBLISHED_CHUNKERS = (
     "fixed:size=100",
@@ -58,8 +58,6 @@ def split_config(text: str, default_retriever: str = "bm25") -> tuple[str, str]:
 
 def _starts_retriever(rest: str) -> bool:
     """True when ``rest`` begins with a registered retriever name (so '/' in a path is not a separator)."""
-    from chunkscope.retrievers import retrievers
-
     name = rest.split(":", 1)[0].split(",", 1)[0].strip()
     return name in retrievers
 
@@ -70,20 +68,28 @@ def make_config(
     top_k: int = 5,
     budget: int | None = None,
     overflow: Overflow = "stop",
+    defaults: SpecDefaults = NO_DEFAULTS,
 ) -> Config:
-    """A Config with both specs parsed, validated and written in canonical form."""
+    """A Config with both specs parsed, validated and written in canonical form, and its display label.
+
+    ``defaults`` (see ``SpecDefaults``) fills parameters the specs leave out; the Config's specs then
+    say them, so a Config never depends on how it was made.
+    """
     if top_k < 1:
         raise ValueError(f"--top-k must be at least 1, got {top_k}")
     if budget is not None and budget < 0:
         raise ValueError(f"--budget must not be negative, got {budget}")
     if overflow not in ("stop", "skip", "truncate"):
         raise ValueError(f"--overflow must be stop, skip or truncate, got {overflow!r}")
+    chunker_strategy = parse_chunker(chunker, defaults)
+    retriever_strategy = parse_retriever(retriever, defaults)
     return Config(
-        chunker=format_spec(parse_chunker(chunker)),
-        retriever=format_spec(parse_retriever(retriever)),
+        chunker=format_spec(chunker_strategy),
+        retriever=format_spec(retriever_strategy),
         top_k=top_k,
         budget=budget,
         overflow=overflow,
+        label=f"{format_spec(chunker_strategy, short=True)}/{format_spec(retriever_strategy, short=True)}",
     )
 
 
@@ -93,10 +99,11 @@ def parse_config(
     top_k: int = 5,
     budget: int | None = None,
     overflow: Overflow = "stop",
+    defaults: SpecDefaults = NO_DEFAULTS,
 ) -> Config:
     """Parse ``CHUNKER[/RETRIEVER]`` into a canonical Config."""
     chunker, retriever = split_config(text, default_retriever)
-    return make_config(chunker, retriever, top_k, budget, overflow)
+    return make_config(chunker, retriever, top_k, budget, overflow, defaults)
 
 
 def short_spec(spec: str, kind: str) -> str:
@@ -106,5 +113,5 @@ def short_spec(spec: str, kind: str) -> str:
 
 
 def short_label(config: Config) -> str:
-    """``chunker/retriever`` in short form."""
+    """``chunker/retriever`` in short form, from the specs (what ``make_config`` stores as the label)."""
     return f"{short_spec(config.chunker, 'chunker')}/{short_spec(config.retriever, 'retriever')}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from threading import Lock
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
@@ -18,7 +18,6 @@ from chunkscope.results import (
     Config,
     ConfigResult,
     Cut,
-    Overflow,
     QuestionResult,
     Ranking,
 )
@@ -43,7 +42,11 @@ class IndexedChunking:
 class Evaluator:
     """Evaluates configurations on one dataset, caching chunkings, indexes and results.
 
-    Thread-safe for the inspector's workers: each stage is computed under a lock.
+    Thread-safe for the inspector, whose worker evaluates while its UI thread asks for chunkings:
+    evaluations run one at a time under one lock, and each chunking is computed under its own spec's
+    lock, so two threads never chunk the same spec at once (the later one waits and gets the first
+    one's result) while different specs do not wait for each other. Locks are only ever taken in the
+    order evaluation, then chunking, so they cannot deadlock.
     """
 
     def __init__(self, corpus: Corpus, questions: Sequence[Question]) -> None:
@@ -53,29 +56,33 @@ class Evaluator:
         self._indexes: dict[tuple[str, str], RetrieverIndex] = {}
         self._rankings: dict[tuple[str, str, int], list[Ranking]] = {}
         self._results: dict[Config, ConfigResult] = {}
-        self._lock = Lock()
+        self._evaluation_lock = Lock()
+        self._chunking_locks: dict[str, Lock] = {}
+        self._chunking_locks_guard = Lock()
 
     def cached(self, config: Config) -> ConfigResult | None:
         """The result for ``config`` if it was computed before."""
         return self._results.get(config)
 
     def chunking(self, chunker_spec: str) -> IndexedChunking:
-        """Chunk the corpus (cached by canonical spec)."""
-        if chunker_spec not in self._chunkings:
-            chunking = chunk_corpus(parse_chunker(chunker_spec), self.corpus)
-            delivered = chunking.delivered_units
-            positions = {unit.id: i for i, unit in enumerate(delivered)}
-            delivered_index = (
-                tuple(range(len(chunking.units)))
-                if chunking.parents is None
-                else tuple(positions[p.id] for p in chunking.parents)
-            )
-            self._chunkings[chunker_spec] = IndexedChunking(chunking, UnitLocator(delivered), delivered_index)
-        return self._chunkings[chunker_spec]
+        """Chunk the corpus (cached by canonical spec; safe to call from any thread)."""
+        indexed = self._chunkings.get(chunker_spec)
+        if indexed is not None:
+            return indexed
+        with self._chunking_lock(chunker_spec):
+            indexed = self._chunkings.get(chunker_spec)
+            if indexed is None:
+                indexed = index_chunking(chunk_corpus(parse_chunker(chunker_spec), self.corpus))
+                self._chunkings[chunker_spec] = indexed
+            return indexed
+
+    def _chunking_lock(self, chunker_spec: str) -> Lock:
+        with self._chunking_locks_guard:
+            return self._chunking_locks.setdefault(chunker_spec, Lock())
 
     def evaluate(self, config: Config, progress: Progress | None = None) -> ConfigResult:
         """Evaluate one configuration (cached)."""
-        with self._lock:
+        with self._evaluation_lock:
             if config in self._results:
                 return self._results[config]
             result = self._evaluate(config, progress)
@@ -106,9 +113,17 @@ class Evaluator:
         summary = summarize(results, units)
         return ConfigResult(config, summary, results, units)
 
-    def with_delivery(self, config: Config, top_k: int, budget: int | None, overflow: Overflow) -> Config:
-        """``config`` with other delivery settings (rankings stay cached when depth allows)."""
-        return replace(config, top_k=top_k, budget=budget, overflow=overflow)
+
+def index_chunking(chunking: Chunking) -> IndexedChunking:
+    """A chunking with its span locator over the delivered units and each unit's delivered position."""
+    delivered = chunking.delivered_units
+    positions = {unit.id: i for i, unit in enumerate(delivered)}
+    delivered_index = (
+        tuple(range(len(chunking.units)))
+        if chunking.parents is None
+        else tuple(positions[p.id] for p in chunking.parents)
+    )
+    return IndexedChunking(chunking, UnitLocator(delivered), delivered_index)
 
 
 @contextmanager

@@ -3,6 +3,7 @@
 from chunkscope.results import Ranking
 from chunkscope.retrievers import bm25, dense, overlap, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
+from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
 __all__ = [
     "Ranking",
@@ -18,7 +19,6 @@ __all__ = [
 ]
 
 
-def parse_retriever(spec: str) -> Retriever:
-    """Parse a retriever spec string such as ``bm25:k1=1.2``."""
-    retriever: Retriever = retrievers.parse(spec)
-    return retriever
+def parse_retriever(spec: str, defaults: SpecDefaults = NO_DEFAULTS) -> Retriever:
+    """Parse a retriever spec string such as ``bm25:k1=1.2`` (``defaults``: see ``SpecDefaults``)."""
+    return retrievers.parse(spec, defaults)

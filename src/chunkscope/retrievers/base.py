@@ -9,9 +9,7 @@ import numpy as np
 
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
-from chunkscope.spec.grammar import registry
-
-retrievers = registry("retriever")
+from chunkscope.spec.registry import Registry
 
 Progress = Callable[[int, int], None]
 """Called with (done, total) during long work."""
@@ -32,6 +30,9 @@ class Retriever(Protocol):
     """A retrieval strategy; building it over units gives a RetrieverIndex."""
 
     def build(self, units: Sequence[Chunk]) -> RetrieverIndex: ...
+
+
+retrievers: Registry[Retriever] = Registry("retriever")
 
 
 def tie_break_positions(units: Sequence[Chunk]) -> np.ndarray:

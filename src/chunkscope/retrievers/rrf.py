@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Annotated, Any
+from typing import Annotated
 
 import numpy as np
 
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
-from chunkscope.retrievers.base import Progress, RetrieverIndex, retrievers, tie_break_positions
+from chunkscope.retrievers.base import Progress, Retriever, RetrieverIndex, retrievers, tie_break_positions
 from chunkscope.spec.grammar import StrategyKind, format_spec
 
 
@@ -29,7 +29,7 @@ class ReciprocalRankFusion:
     built and ranked once.
     """
 
-    parts: Annotated[tuple[Any, ...], StrategyKind("retriever")] = field(metadata={"positional": True})
+    parts: Annotated[tuple[Retriever, ...], StrategyKind(retrievers)] = field(metadata={"positional": True})
     """The fused retrievers (two or more), written ``bm25+dense``."""
     k: int = 60
     candidates: int = 20

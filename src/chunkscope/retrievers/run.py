@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from chunkscope.chunkers.imported import DefaultPath
 from chunkscope.errors import InputError
 from chunkscope.io.text import read_text, reject_bom
 from chunkscope.model import Chunk, Question
@@ -31,21 +30,13 @@ class RunFile:
     ignored, but a run that ranks none of the questions is an error (it belongs
     to another question set). Chunk ids the chunking does not have are an error
     listing them; so are an empty run and a score that is not a finite number.
-    A bare ``run`` means the file given to the CLI's ``--run``.
+    A spec must name the file; the CLI reads a bare ``run`` as the file given to ``--run``.
     """
 
-    path: str | None = None
-
-    def __post_init__(self) -> None:
-        DEFAULT_PATH.resolve(self)
+    path: str = field(metadata={"missing": "run needs path=FILE (or the --run FILE option)"})
 
     def build(self, units: Sequence[Chunk]) -> RunIndex:
-        path = str(self.path)
-        return RunIndex(path, read_run(path), units)
-
-
-DEFAULT_PATH = DefaultPath("run", "--run")
-"""Set by ``--run FILE``."""
+        return RunIndex(self.path, read_run(self.path), units)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Spec strings and strategy registries: one grammar for the CLI and the inspector.
+"""Spec strings: one grammar for the CLI and the inspector (the registries are in ``spec.registry``).
 
 Grammar::
 
@@ -16,7 +16,8 @@ A strategy may mark its first field ``positional`` (field metadata
 ``{"positional": True}``): its value may then come first without ``KEY=``, as
 in ``rrf:bm25+dense,k=60``. Inside a ``+``-list an unquoted atom also ends at
 ``+``. A double-quoted atom (``"query: "``, with ``\\"`` and ``\\\\`` escapes)
-is taken literally: spaces, commas and ``none`` included.
+is taken literally: spaces, commas and ``none`` included. A required field may
+carry field metadata ``{"missing": MESSAGE}``: the error when a spec leaves it out.
 """
 
 from __future__ import annotations
@@ -25,64 +26,44 @@ import dataclasses
 import math
 import types
 import typing
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Protocol, TypeVar
 
 from chunkscope.errors import SpecError
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
-class Registry(Generic[T]):
-    """Strategies of one kind (chunker, retriever, tokenizer) by name."""
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-        self._classes: dict[str, type[T]] = {}
-
-    def register(self, name: str) -> Callable[[type[T]], type[T]]:
-        """Class decorator: register a frozen dataclass under ``name``."""
-
-        def decorate(cls: type[T]) -> type[T]:
-            if not dataclasses.is_dataclass(cls):
-                raise TypeError(f"{cls.__name__} must be a dataclass")
-            self._classes[name] = cls
-            cls.spec_name = name  # type: ignore[attr-defined]
-            return cls
-
-        return decorate
+class StrategyTable(Protocol[T_co]):
+    """What the parser needs of a registry: its kind, its names, and the class behind each name."""
 
     @property
-    def names(self) -> tuple[str, ...]:
-        """Registered names, sorted."""
-        return tuple(sorted(self._classes))
+    def kind(self) -> str: ...
 
-    def get(self, name: str) -> type[T]:
-        """The class registered as ``name``, or a SpecError listing valid names."""
-        try:
-            return self._classes[name]
-        except KeyError:
-            raise SpecError(f"unknown {self.kind} '{name}'; valid {self.kind}s: {', '.join(self.names)}") from None
+    @property
+    def names(self) -> tuple[str, ...]: ...
 
-    def parse(self, text: str) -> T:
-        """Parse a whole spec string into a strategy instance."""
-        parser = _Parser(text, self)
-        value: T = parser.parse_spec(self)
-        parser.expect_end()
-        return value
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._classes
+    def get(self, name: str) -> type[T_co]: ...
 
 
-_REGISTRIES: dict[str, Registry[Any]] = {}
+SpecDefaults = Mapping[type, Mapping[str, object]]
+"""Parameter values, by strategy class, for strategies whose spec leaves them out.
+
+The front end says with it what a bare name means, e.g. ``{ImportedChunker: {"path": FILE}}``
+reads ``imported`` (alone or nested) as ``imported:path=FILE``; the spec it writes back names the file.
+"""
+
+NO_DEFAULTS: SpecDefaults = MappingProxyType({})
 
 
-def registry(kind: str) -> Registry[Any]:
-    """The shared registry of ``kind`` (created on first use)."""
-    if kind not in _REGISTRIES:
-        _REGISTRIES[kind] = Registry(kind)
-    return _REGISTRIES[kind]
+def parse_spec(text: str, table: StrategyTable[T], defaults: SpecDefaults = NO_DEFAULTS) -> T:
+    """Parse a whole spec string of ``table``'s kind into a strategy instance."""
+    parser = _Parser(text, table.kind, defaults)
+    value = parser.parse_spec(table)
+    parser.expect_end()
+    return value
 
 
 def format_spec(strategy: object, short: bool = False) -> str:
@@ -131,13 +112,14 @@ def _needs_quotes(text: str) -> bool:
 class _Parser:
     """Recursive-descent parser over one spec string."""
 
-    def __init__(self, text: str, root: Registry[Any]) -> None:
+    def __init__(self, text: str, kind: str, defaults: SpecDefaults) -> None:
         self.text = text.strip()
         self.pos = 0
-        self.root = root
+        self.kind = kind
+        self.defaults = defaults
 
     def fail(self, message: str) -> SpecError:
-        return SpecError(f"in {self.root.kind} spec '{self.text}': {message}")
+        return SpecError(f"in {self.kind} spec '{self.text}': {message}")
 
     def peek(self) -> str:
         return self.text[self.pos] if self.pos < len(self.text) else ""
@@ -154,7 +136,7 @@ class _Parser:
             raise self.fail(f"expected a name at position {self.pos}")
         return self.text[start : self.pos]
 
-    def parse_spec(self, reg: Registry[Any], nested: bool = False, in_list: bool = False) -> Any:
+    def parse_spec(self, reg: StrategyTable[T], nested: bool = False, in_list: bool = False) -> T:
         name = self.read_name()
         cls = reg.get(name)
         fields = _init_fields(cls)
@@ -190,9 +172,12 @@ class _Parser:
                 if self.peek() != ",":
                     break
                 self.pos += 1
-        missing = [key for key in _required_fields(cls) if key not in values]
+        for key, value in self.defaults.get(cls, {}).items():
+            values.setdefault(key, value)
+        missing = [f for f in _required_fields(cls) if f.name not in values]
         if missing:
-            raise self.fail(f"{reg.kind} '{name}' needs parameter '{missing[0]}'")
+            hint = missing[0].metadata.get("missing")
+            raise self.fail(hint or f"{reg.kind} '{name}' needs parameter '{missing[0].name}'")
         try:
             return cls(**values)
         except (TypeError, ValueError) as exc:
@@ -206,9 +191,8 @@ class _Parser:
         return end < len(self.text) and self.text[end] == "=" and self.text[self.pos : end] in fields
 
     def parse_value(self, owner: str, key: str, hint: Any, in_list: bool = False) -> Any:
-        kind = _nested_kind(hint)
-        if kind is not None:
-            reg = registry(kind)
+        reg = _nested_table(hint)
+        if reg is not None:
             many = _is_tuple(hint)
             items = [self.parse_nested(reg, in_list or many)]
             while many and self.peek() == "+":
@@ -240,7 +224,7 @@ class _Parser:
             chars.append(char)
         raise self.fail(f"unterminated quote starting at position {start}")
 
-    def parse_nested(self, reg: Registry[Any], in_list: bool = False) -> Any:
+    def parse_nested(self, reg: StrategyTable[object], in_list: bool = False) -> object:
         if self.peek() == "(":
             self.pos += 1
             value = self.parse_spec(reg)
@@ -256,10 +240,10 @@ def _init_fields(cls: type) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
 
 
-def _required_fields(cls: type) -> list[str]:
-    """Init fields without a default: a spec must give them."""
+def _required_fields(cls: type) -> list[dataclasses.Field[Any]]:
+    """Init fields without a default: a spec must give them (field metadata ``missing`` says how)."""
     return [
-        f.name
+        f
         for f in dataclasses.fields(cls)
         if f.init and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     ]
@@ -270,12 +254,12 @@ def _positional_field(cls: type) -> str | None:
     return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("positional")), None)
 
 
-def _nested_kind(hint: Any) -> str | None:
-    """The registry kind a field holds, from its ``Annotated[..., 'kind']`` hint."""
+def _nested_table(hint: Any) -> StrategyTable[object] | None:
+    """The registry whose specs a field holds, from its ``Annotated[..., StrategyKind(registry)]`` hint."""
     if typing.get_origin(hint) is typing.Annotated:
         for meta in hint.__metadata__:
             if isinstance(meta, StrategyKind):
-                return meta.kind
+                return meta.table
     return None
 
 
@@ -286,9 +270,9 @@ def _is_tuple(hint: Any) -> bool:
 
 @dataclasses.dataclass(frozen=True)
 class StrategyKind:
-    """Marks a field as holding a nested spec of another registry."""
+    """Marks a field as holding nested specs of ``table``: ``Annotated[Chunker, StrategyKind(chunkers)]``."""
 
-    kind: str
+    table: StrategyTable[object]
 
 
 def _convert_atom(raw: str, hint: Any, owner: str, key: str, parser: _Parser, quoted: bool = False) -> Any:

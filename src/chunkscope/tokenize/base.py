@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from chunkscope.spec.grammar import registry
+from chunkscope.spec.registry import Registry
 
 
 class Tokenizer(Protocol):
@@ -13,10 +13,9 @@ class Tokenizer(Protocol):
     def __call__(self, text: str) -> list[str]: ...
 
 
-tokenizers = registry("tokenizer")
+tokenizers: Registry[Tokenizer] = Registry("tokenizer")
 
 
 def get_tokenizer(name: str) -> Tokenizer:
     """The tokenizer registered as ``name`` (a spec string)."""
-    tokenizer: Tokenizer = tokenizers.parse(name)
-    return tokenizer
+    return tokenizers.parse(name)

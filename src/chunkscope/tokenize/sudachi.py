@@ -84,6 +84,7 @@ def sudachi_tokenizer(mode: str) -> Any:
     with _LOCK:
         if mode not in _TOKENIZERS:
             try:
+                # The extra "ja" is optional: sudachipy loads with the first Sudachi tokenizer only.
                 from sudachipy import Dictionary, SplitMode
             except ImportError:
                 raise MissingExtraError("the sudachi tokenizer", "ja", "sudachipy") from None

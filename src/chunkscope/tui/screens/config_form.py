@@ -15,7 +15,7 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec.grammar import registry
+from chunkscope.spec.registry import registry
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.state.config_steps import OVERFLOWS, overflow_named
 

@@ -16,7 +16,8 @@ from chunkscope.errors import SpecError
 from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
-from chunkscope.spec.grammar import format_spec, registry
+from chunkscope.spec.grammar import format_spec
+from chunkscope.spec.registry import registry
 from chunkscope.tui.state.stepping import cycle
 
 if TYPE_CHECKING:

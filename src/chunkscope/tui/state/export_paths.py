@@ -1,9 +1,10 @@
-"""Where an export must never write: over an input file or inside an input directory."""
+"""Where an export must never write: the rule of :func:`chunkscope.io.outputs.input_conflict`, shared with the CLI."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from chunkscope.io.outputs import input_conflict
 from chunkscope.io.sources import Dataset
 
 
@@ -13,6 +14,5 @@ def input_paths(dataset: Dataset) -> tuple[Path, ...]:
 
 
 def is_input_path(dataset: Dataset, target: str | Path) -> bool:
-    """True when writing ``target`` would replace an input file or write inside an input directory."""
-    resolved = Path(target).expanduser().resolve()
-    return any(resolved == path or path in resolved.parents for path in input_paths(dataset))
+    """True when writing ``target`` would change an input (the CLI's rule, one definition)."""
+    return input_conflict(Path(target).expanduser(), input_paths(dataset)) is not None
