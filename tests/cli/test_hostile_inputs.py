@@ -312,7 +312,7 @@ def test_bad_questions_file(
 
 
 def test_nested_any_is_valid_and_flattens(files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    """The issue's grammar lets an 'any' alternative be an ITEM, so another 'any': alternatives of alternatives."""
+    """The evidence grammar lets an 'any' alternative be an ITEM, so another 'any': alternatives of alternatives."""
     nested = {"any": [{"any": [{"doc": "d1", "quote": "Delta"}]}, {"doc": "d2", "quote": "Kappa"}]}
     write(files["questions"], jsonl([evidence(nested)]))
     assert main(["eval", *inputs(files), *FAST, "--json", "-"]) == 0
