@@ -7,14 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    CHUNKSCOPE,
-    GOOD_CHUNKS,
-    inputs,
-    jsonl,
-    one_line_error,
-    write,
-)
+from hostile_helpers import CHUNKSCOPE, GOOD_CHUNKS, inputs, jsonl, one_line_error, write
 
 from chunkscope.cli import main
 

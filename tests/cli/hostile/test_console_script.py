@@ -6,9 +6,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    CHUNKSCOPE,
-)
+from hostile_helpers import CHUNKSCOPE
 
 
 @pytest.mark.parametrize(

@@ -6,15 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    D1,
-    D2,
-    FAST,
-    inputs,
-    jsonl,
-    one_line_error,
-    write,
-)
+from hostile_helpers import D1, D2, FAST, inputs, jsonl, one_line_error, write
 
 
 @pytest.mark.parametrize(

@@ -8,12 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_helpers import (
-    FAST,
-    inputs,
-    one_line_error,
-    write,
-)
+from hostile_helpers import FAST, inputs, one_line_error, write
 
 from chunkscope.metrics.policy import METRIC_POLICY
 

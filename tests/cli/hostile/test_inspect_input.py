@@ -5,12 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    inputs,
-    jsonl,
-    one_line_error,
-    write,
-)
+from hostile_helpers import inputs, jsonl, one_line_error, write
 
 
 @pytest.fixture

@@ -5,11 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    argparse_error,
-    inputs,
-    one_line_error,
-)
+from hostile_helpers import argparse_error, inputs, one_line_error
 
 
 @pytest.mark.parametrize(

@@ -7,16 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_helpers import (
-    FAST,
-    GOOD_QUESTION,
-    evidence,
-    inputs,
-    jsonl,
-    one_line_error,
-    question,
-    write,
-)
+from hostile_helpers import FAST, GOOD_QUESTION, evidence, inputs, jsonl, one_line_error, question, write
 
 from chunkscope.cli import main
 

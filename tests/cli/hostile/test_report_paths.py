@@ -8,18 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_helpers import (
-    D1,
-    FAST,
-    digest,
-    evidence,
-    inputs,
-    jsonl,
-    one_line_error,
-    qa,
-    squad,
-    write,
-)
+from hostile_helpers import D1, FAST, digest, evidence, inputs, jsonl, one_line_error, qa, squad, write
 
 from chunkscope.cli import main
 

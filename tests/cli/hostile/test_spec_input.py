@@ -7,10 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hostile_helpers import (
-    inputs,
-    one_line_error,
-)
+from hostile_helpers import inputs, one_line_error
 
 from chunkscope.cli import main
 

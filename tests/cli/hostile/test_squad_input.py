@@ -7,13 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_helpers import (
-    FAST,
-    one_line_error,
-    qa,
-    squad,
-    write,
-)
+from hostile_helpers import FAST, one_line_error, qa, squad, write
 
 P0 = "data[0].paragraphs[0]"
 QA0 = f"{P0}.qas[0]"
