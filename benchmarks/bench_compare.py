@@ -1,4 +1,4 @@
-"""Issue-5 speed target: the eight-configuration sweep on JSQuAD valid with the corrected pairwise tests.
+"""Speed target: the eight-configuration sweep on JSQuAD valid with the corrected pairwise tests.
 
 Each run: a fresh Evaluator evaluates the published eight chunkers (fixed 100/200/400
 with 0% and 20% overlap, 800 with 20%, paragraph; BM25, top-5) and ``compare_all``

@@ -1,4 +1,4 @@
-"""Issue-2 speed targets on JSQuAD valid (../shared/data/jsquad-valid-v1.3.json).
+"""Evaluation speed targets on JSQuAD valid (../shared/data/jsquad-valid-v1.3.json).
 
 1. The eight-configuration sweep (fixed 100/200/400 with overlap 0 and 20%, fixed
    800 with 20%, paragraph), BM25, top-k 20 (ranking depth 20), every metric, with a
@@ -49,7 +49,7 @@ TOLERANCE = 1e-9
 
 
 def sweep_configs() -> list[Config]:
-    """The eight issue-2 configurations with BM25 and top-k 20."""
+    """The eight published configurations with BM25 and top-k 20."""
     return [make_config(chunker, "bm25", top_k=TOP_K) for chunker in CHUNKERS]
 
 

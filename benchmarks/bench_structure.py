@@ -1,4 +1,4 @@
-"""Issue-3 speed targets: structure-aware chunking, RRF, dense retrieval (JSQuAD valid).
+"""Speed targets: structure-aware chunking, RRF, dense retrieval (JSQuAD valid).
 
 1. Chunking time of ``markdown`` and ``parent:child=fixed:size=200,parent=markdown``
    (and ``recursive:size=400``) against ``fixed:size=400`` on JSQuAD valid (no

@@ -1,4 +1,4 @@
-"""Issue-4 speed targets: the inspector driven headless (``App.run_test``) on JSQuAD valid.
+"""Inspector speed targets: the app driven headless (``App.run_test``) on JSQuAD valid.
 
 1. Launch to first interactive screen: a fresh Python process imports the app, loads JSQuAD
    (as ``chunkscope inspect --squad`` does) and runs it; measured from process start (before any

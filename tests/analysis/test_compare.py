@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -10,7 +11,7 @@ import pytest
 
 from chunkscope.analysis.compare import STATES, compare, compare_all, metric_values, state_of
 from chunkscope.analysis.groups import question_tags
-from chunkscope.analysis.stats import holm, paired_permutation_pvalues
+from chunkscope.analysis.stats import holm
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
 from chunkscope.metrics.summary import summarize
@@ -264,11 +265,42 @@ def _exists(result: ConfigResult, question_id: str) -> bool:
     return next(q.evidence_exists for q in result.questions if q.question_id == question_id)
 
 
-def test_permutation_p_values_come_from_the_stats_module() -> None:
-    a = config_result("a", [1, 2, None, 4, 1, 1, 3, None, 2, 1, 1, 1, 5, 8, 1, 2])
-    b = config_result("b", [1, 1, 2, 4, None, 1, 1, 1, 2, 1, 3, 1, 1, 1, 1, 1])
-    comparison = compare(a, b, permutations=3_000, seed=11)
-    differences = metric_values(b) - metric_values(a)
-    np.testing.assert_array_equal(
-        [t.p_value for t in comparison.tests], paired_permutation_pvalues(differences, 3_000, 11)
-    )
+def sign_flip_pvalue(d: list[float]) -> float:
+    """Exact two-sided sign-flip p-value, every sign vector enumerated in plain Python."""
+    observed = abs(sum(d))
+    flips = list(itertools.product((1, -1), repeat=len(d)))
+    hits = sum(abs(sum(s * x for s, x in zip(signs, d, strict=True))) >= observed - 1e-12 for signs in flips)
+    return hits / len(flips)
+
+
+def test_exact_p_values_of_b_minus_a_per_metric() -> None:
+    a = config_result("a", [2, 4, None, 1, 5, 3])
+    b = config_result("b", [1, 1, 1, 1, 1, 1])
+    comparison = compare(a, b, permutations=64, seed=11)  # 2**6 = 64 sign vectors: enumerated
+    # R@5, R@20 and complete: only q3 differs (d = 1), so every sign vector ties |mean| = 1/6 and p = 1.
+    # MRR@10 d = (1/2, 3/4, 1, 0, 4/5, 2/3) and nDCG@10 d = 1 - 1/log2(r + 1) > 0 except q4: only the
+    # all-plus and all-minus signs on the five non-zero values reach |mean|, times 2 signs of the zero,
+    # so p = 4/64.
+    assert [(t.metric, t.exact, t.p_value) for t in comparison.tests] == [
+        ("recall_at_5", True, 1.0),
+        ("recall_at_20", True, 1.0),
+        ("mrr_at_10", True, 4 / 64),
+        ("ndcg_at_10", True, 4 / 64),
+        ("complete", True, 1.0),
+    ]
+    assert comparison.test("mrr_at_10").delta == pytest.approx((1 / 2 + 3 / 4 + 1 + 0 + 4 / 5 + 2 / 3) / 6)
+
+
+def test_monte_carlo_p_values_estimate_the_exact_ones() -> None:
+    a_ranks = [1, 2, None, 4, 1, 1, 3, None, 2, 1, 1, 1]
+    b_ranks = [1, 1, 2, 4, None, 1, 1, 1, 2, 1, 3, 1]
+    comparison = compare(config_result("a", a_ranks), config_result("b", b_ranks), permutations=3_000, seed=11)
+    test = comparison.test("mrr_at_10")
+    assert not test.exact  # 2**12 = 4096 > 3000: random sign vectors
+
+    def reciprocal(rank: int | None) -> float:
+        return 0.0 if rank is None else 1 / rank
+
+    d = [reciprocal(rb) - reciprocal(ra) for ra, rb in zip(a_ranks, b_ranks, strict=True)]
+    # 3,000 draws: the standard error of the estimate is at most 0.5 / sqrt(3000) < 0.01.
+    assert test.p_value == pytest.approx(sign_flip_pvalue(d), abs=0.03)

@@ -1,4 +1,4 @@
-"""``chunkscope eval``: tables, reports, the JSON schema of issue 2, and bad input (exit 2, one line)."""
+"""``chunkscope eval``: tables, reports, the JSON report schema, and bad input (exit 2, one line)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from chunkscope.cli import main
 from chunkscope.io.atomic import write_atomic
 from chunkscope.io.dataset import sample_paths
 
-# The JSON schema of issue 2: every key listed there must be present under exactly this name.
+# The JSON report schema: every key listed here must be present under exactly this name.
 CONFIG_KEYS = {"chunker", "retriever", "top_k", "budget", "overflow", "summary", "questions"}
 SUMMARY_KEYS = {
     "questions",

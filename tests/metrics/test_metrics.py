@@ -1,4 +1,4 @@
-"""Every metric of issue 2, hand-checked on a tiny corpus with hand-made rankings.
+"""Every metric of the README's Metrics section, hand-checked on a tiny corpus with hand-made rankings.
 
 Corpus (chunked with ``fixed:size=10``, 25 units, indices in brackets):
   a: 30 characters -> a#0 [0,10) [0], a#1 [10,20) [1], a#2 [20,30) [2]

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
@@ -139,8 +139,7 @@ WORDS = st.sampled_from(["a", "b", "c", "d", "e", "f", "x1", "y2", "日本", "�
 )
 def test_random_corpora(documents: list[str], queries: list[str], k1: float, b: float) -> None:
     # rank_bm25 divides by the average length: it needs at least one token somewhere.
-    if not any(tokenize(d) for d in documents):
-        return
+    assume(any(tokenize(d) for d in documents))
     assert_parity(documents, queries, BM25(k1=k1, b=b))
 
 
