@@ -26,7 +26,7 @@ import pytest
 
 from chunkscope.chunkers import imported
 from chunkscope.cli import main
-from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.metrics.policy import metric_policy
 from chunkscope.retrievers import run as run_retriever
 
 D1 = "Alpha beta gamma. Delta epsilon zeta."
@@ -720,7 +720,7 @@ def test_bad_baseline(
     field: str | None,
     message: str,
 ) -> None:
-    assert baseline["policy"] == json.loads(json.dumps(METRIC_POLICY))
+    assert baseline["policy"] == json.loads(json.dumps(metric_policy()))
     path = write(tmp_path / "bad-baseline.json", make(baseline))
     argv = [*inputs(files), *FAST, "--baseline", str(path), "--fail-if-worse", "recall_at_5"]
     error = one_line_error(capsys, "eval", *argv)
