@@ -12,7 +12,7 @@ from rich.table import Table
 
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.registry import REGISTRY, Metric
-from chunkscope.reports.format import format_p, summary_cell, verdict
+from chunkscope.reports.format import format_p, metric_label, summary_cell, verdict
 from chunkscope.results import ConfigResult, Summary
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, move
         tests.add_column(header, justify="right" if header else "left", no_wrap=True)
     for test in comparison.tests:
         tests.add_row(
-            _label(test.metric),
+            metric_label(test.metric),
             f"{test.mean_a:.4f}",
             f"{test.mean_b:.4f}",
             f"{test.delta:+.4f}",
@@ -204,7 +204,7 @@ def _tag_deltas(out: Console, comparison: Comparison) -> None:
     for header in ("tag", "n", "better", "worse", "newly lost"):
         table.add_column(header, justify="left" if header == "tag" else "right")
     for test in comparison.tests:
-        table.add_column(_label(test.metric), justify="right", no_wrap=True)
+        table.add_column(metric_label(test.metric), justify="right", no_wrap=True)
     for group in comparison.by_tag:
         table.add_row(
             escape(group.group),
@@ -228,7 +228,7 @@ def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: S
     for size in lead:
         table.add_column(size.label, justify="right")
     for name in comparisons.metrics:
-        table.add_column(_label(name), justify="right", no_wrap=True)
+        table.add_column(metric_label(name), justify="right", no_wrap=True)
     for header in (BUCKETS_HEADER, *(m.label for m in trail)):
         table.add_column(header, justify="right", no_wrap=True)
     marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
@@ -261,10 +261,6 @@ def sweep_legend(out: Console, comparisons: ComparisonSet) -> None:
 
 
 _SWEEP_MARKS = {"best": "[bold green]{} ★[/]", "worse": "{} ↓", "": "{}  "}
-
-
-def _label(name: str) -> str:
-    return REGISTRY[name].label if name in REGISTRY else name
 
 
 def _cell(metric: Metric, summary: Summary) -> str:

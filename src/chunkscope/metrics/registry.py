@@ -96,10 +96,8 @@ class Metric:
 
     @property
     def definition(self) -> str:
-        """The exact formula: the first paragraph of the defining function's docstring."""
-        function = self.per_question if self.per_question is not None else self.summarize
-        text = (function.__doc__ or "").strip()
-        return " ".join(text.split("\n\n")[0].split())
+        """The exact formula, from the docstrings of the summary and per-question functions, on one line."""
+        return " ".join((self.summarize.__doc__ or "").split())
 
     @property
     def worse_sign(self) -> int:
@@ -107,10 +105,6 @@ class Metric:
         if self.better is None:
             raise ValueError(f"{self.name} has no better direction")
         return -1 if self.better == "higher" else 1
-
-    def value(self, summary: Summary) -> float:
-        """This metric's value in ``summary``."""
-        return summary[self.name]
 
     def question_mean(self, summary: Summary) -> float:
         """The mean of the per-question values: the rate itself, or the count over the questions."""

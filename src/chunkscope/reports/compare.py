@@ -19,15 +19,9 @@ from chunkscope import __version__
 from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, STATES, Comparison, MetricTest
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
 from chunkscope.io.sources import Dataset
-from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.eval import config_dict, provenance
-from chunkscope.reports.format import format_p, verdict
+from chunkscope.reports.format import format_p, metric_label, verdict
 from chunkscope.results import Config, ConfigResult
-
-
-def metric_label(name: str) -> str:
-    """The registered label of the metric keyed ``name`` (the key itself when it is not registered)."""
-    return REGISTRY[name].label if name in REGISTRY else name
 
 
 def config_ref(config: Config) -> dict[str, Any]:

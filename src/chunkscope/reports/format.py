@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chunkscope.analysis.comparison import MetricTest
-from chunkscope.metrics.registry import Metric
+from chunkscope.metrics.registry import REGISTRY, Metric
 from chunkscope.results import Summary
 
 
@@ -17,6 +17,11 @@ def verdict(test: MetricTest) -> str:
     if not test.significant:
         return "n.s."
     return "B better" if test.delta > 0 else "B worse"
+
+
+def metric_label(name: str) -> str:
+    """The registered label of the metric keyed ``name`` (the key itself when it is not registered)."""
+    return REGISTRY[name].label if name in REGISTRY else name
 
 
 def summary_cell(metric: Metric, summary: Summary, digits: int = 4) -> str:

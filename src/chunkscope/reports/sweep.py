@@ -18,9 +18,9 @@ from typing import Any
 from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, ComparisonSet
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.registry import REGISTRY
-from chunkscope.reports.compare import comparison_dict, delivery_text, header_lines, metric_label, summary_entry
+from chunkscope.reports.compare import comparison_dict, delivery_text, header_lines, summary_entry
 from chunkscope.reports.eval import provenance
-from chunkscope.reports.format import summary_cell
+from chunkscope.reports.format import metric_label, summary_cell
 from chunkscope.results import ConfigResult
 
 SWEEP_TABLE_LEAD = ("index_chunks", "lost")
