@@ -128,6 +128,8 @@ def test_parsing_among_a_subset_lists_only_the_subset() -> None:
 def test_a_taken_name_is_refused() -> None:
     with pytest.raises(ValueError, match="recall@5"):
         REGISTRY.register(rank_metric("recall", 5, "Recall@5", rank.recall_at))
+    with pytest.raises(ValueError):
+        REGISTRY.register(rank_metric("recall", 7, "R@7", rank.recall_at), after="recall_at_6")
     assert REGISTRY.names == SUMMARY_KEYS
 
 

@@ -262,7 +262,7 @@ class Registry:
         clashes = sorted(name for name in metric.parse_names if name in taken)
         if clashes:
             raise ValueError(f"metric {metric.name!r}: {', '.join(clashes)} already names {taken[clashes[0]]!r}")
-        position = len(self._metrics) if after is None else self.names.index(self[after].name) + 1
+        position = len(self._metrics) if after is None else self.names.index(after) + 1
         self._metrics.insert(position, metric)
 
     def unregister(self, name: str) -> None:
