@@ -217,22 +217,39 @@ def bucket_of(rank: int | None) -> Bucket:
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """Aggregates of one configuration over its questions."""
+    """Aggregates of one configuration over its questions.
 
-    questions: int
-    index_chunks: int
-    indexed_chars: int
-    evidence_exists: int
-    lost: int
-    doc_hits: int
-    complete: int
-    recall_at_5: float
-    recall_at_20: float
-    mrr_at_10: float
-    ndcg_at_10: float
+    ``values`` holds every metric of :data:`chunkscope.metrics.registry.REGISTRY`
+    by its key, in registry order, so a new metric needs no new field here.
+    """
+
+    values: Mapping[str, float]
+    """Metric key -> value, in registry order; counts are ``int``, rates ``float``."""
     rank_buckets: Mapping[str, int]
-    sent_chars: int
-    duplicate_chars: int
+    """Bucket (``1``, ``2-5``, ``6-20``, ``miss``) -> questions whose first correct rank falls in it."""
+
+    def __getitem__(self, name: str) -> float:
+        """The value of the metric keyed ``name`` (KeyError when it is not in the summary)."""
+        return self.values[name]
+
+    def count(self, name: str) -> int:
+        """A count metric's value (TypeError when ``name`` is a rate)."""
+        value = self.values[name]
+        if not isinstance(value, int):
+            raise TypeError(f"{name} is a rate, not a count")
+        return value
+
+    def rate(self, name: str) -> float:
+        """A rate metric's value, a mean in [0, 1] (TypeError when ``name`` is a count)."""
+        value = self.values[name]
+        if isinstance(value, int):
+            raise TypeError(f"{name} is a count, not a rate")
+        return value
+
+    @property
+    def questions(self) -> int:
+        """Questions summarised (the denominator of every rate)."""
+        return self.count("questions")
 
 
 @dataclass(frozen=True, slots=True)

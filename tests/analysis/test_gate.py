@@ -16,7 +16,7 @@ from chunkscope.analysis.gate import (
     parse_condition,
 )
 from chunkscope.errors import InputError, SpecError
-from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.summary import summarize
 from chunkscope.reports.eval import config_dict
 from chunkscope.results import Config, ConfigResult, QuestionResult, Ranking
@@ -39,6 +39,9 @@ def config_result(chunker: str, ranks: list[int | None], lost: int = 0) -> Confi
         ("complete<=3", "complete", "<=", 3.0),
         ("ndcg_at_10!=1e0", "ndcg_at_10", "!=", 1.0),
         ("duplicate_chars>=10", "duplicate_chars", ">=", 10.0),
+        ("R@5<0.9", "recall_at_5", "<", 0.9),
+        ("nDCG@10>=0.5", "ndcg_at_10", ">=", 0.5),
+        ("LOST>0", "lost", ">", 0.0),
     ],
 )
 def test_parse_condition(text: str, metric: str, op: str, threshold: float) -> None:
@@ -46,7 +49,7 @@ def test_parse_condition(text: str, metric: str, op: str, threshold: float) -> N
     assert (condition.metric, condition.op, condition.threshold) == (metric, op, threshold)
 
 
-@pytest.mark.parametrize("text", ["lost", "lost>>0", "lost>zero", "recall@5<0.9", "rank_buckets>1", "foo<1"])
+@pytest.mark.parametrize("text", ["lost", "lost>>0", "lost>zero", "recall@<0.9", "rank_buckets>1", "foo<1"])
 def test_bad_conditions_are_spec_errors(text: str) -> None:
     with pytest.raises(SpecError):
         parse_condition(text)
@@ -70,7 +73,7 @@ def test_conditions_fail_every_matching_configuration() -> None:
 
 
 def write_report(path: Path, results: list[ConfigResult], **changes: object) -> Path:
-    report = {"policy": json.loads(json.dumps(METRIC_POLICY)), "configs": [config_dict(r, False) for r in results]}
+    report = {"policy": json.loads(json.dumps(metric_policy())), "configs": [config_dict(r, False) for r in results]}
     report.update(changes)
     path.write_text(json.dumps(report), encoding="utf-8")
     return path
@@ -94,7 +97,7 @@ def test_more_lost_is_worse(tmp_path: Path) -> None:
 
 
 def test_baseline_with_another_policy_is_refused(tmp_path: Path) -> None:
-    policy = {**json.loads(json.dumps(METRIC_POLICY)), "ranking_depth": 10}
+    policy = {**json.loads(json.dumps(metric_policy())), "ranking_depth": 10}
     path = write_report(tmp_path / "old.json", [config_result("paragraph", [1])], policy=policy)
     with pytest.raises(InputError) as error:
         load_baseline(path)
@@ -107,9 +110,9 @@ def test_baseline_with_another_policy_is_refused(tmp_path: Path) -> None:
         ("not json", None),
         ("[]", None),
         (json.dumps({"configs": []}), "policy"),
-        (json.dumps({"policy": json.loads(json.dumps(METRIC_POLICY))}), "configs"),
+        (json.dumps({"policy": json.loads(json.dumps(metric_policy()))}), "configs"),
         (
-            json.dumps({"policy": json.loads(json.dumps(METRIC_POLICY)), "configs": [{"chunker": "x"}]}),
+            json.dumps({"policy": json.loads(json.dumps(metric_policy())), "configs": [{"chunker": "x"}]}),
             "configs[0].retriever",
         ),
     ],
@@ -125,7 +128,7 @@ def test_malformed_baselines_name_file_and_field(tmp_path: Path, content: str, f
 
 def test_baseline_missing_the_gated_metric(tmp_path: Path) -> None:
     report = {
-        "policy": json.loads(json.dumps(METRIC_POLICY)),
+        "policy": json.loads(json.dumps(metric_policy())),
         "configs": [config_dict(config_result("paragraph", [1]), False)],
     }
     del report["configs"][0]["summary"]["recall_at_5"]
@@ -154,7 +157,7 @@ def test_metrics_without_a_direction_are_refused() -> None:
 def test_a_share_threshold_on_a_count_metric_is_refused() -> None:
     # complete is a count of questions (e.g. 36 of 40), so 'complete<0.9' could never fail:
     # the gate refuses it and says to give a whole number.
-    with pytest.raises(SpecError, match="count of questions or characters"):
+    with pytest.raises(SpecError, match="complete is a count of questions, not a share"):
         parse_condition("complete<0.9")
     assert parse_condition("complete<36").threshold == 36
     assert parse_condition("recall_at_5<0.9").threshold == 0.9

@@ -12,7 +12,7 @@ import pytest
 from chunkscope.analysis.compare import STATES, compare
 from chunkscope.cli import main
 from chunkscope.io.dataset import Dataset
-from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.metrics.policy import metric_policy
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 
@@ -31,7 +31,7 @@ def test_prints_the_report(capsys: pytest.CaptureFixture[str]) -> None:
 def test_json_report(capsys: pytest.CaptureFixture[str], sample: Dataset) -> None:
     assert main(["compare", A, B, *FAST, "--seed", "4", "--json", "-", "--by-tag"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["policy"] == json.loads(json.dumps(METRIC_POLICY))
+    assert report["policy"] == json.loads(json.dumps(metric_policy()))
     assert report["chunkscope_version"]
     assert all(len(source["sha256"]) == 64 for source in report["inputs"])
     assert "not significant does not mean equal" in report["note"]

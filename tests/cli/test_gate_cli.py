@@ -20,13 +20,13 @@ def evaluator(sample: Dataset) -> Evaluator:
 
 def test_passing_gate_exits_0(capsys: pytest.CaptureFixture[str], evaluator: Evaluator) -> None:
     # paragraph loses nothing on the sample data (no paragraph splits a gold span).
-    assert evaluator.evaluate(make_config("paragraph")).summary.lost == 0
+    assert evaluator.evaluate(make_config("paragraph")).summary["lost"] == 0
     assert main(["eval", "--chunker", "paragraph", "--fail-if", "lost>0"]) == 0
     assert capsys.readouterr().err == ""
 
 
 def test_failing_condition_exits_1_with_one_line(capsys: pytest.CaptureFixture[str], evaluator: Evaluator) -> None:
-    lost = evaluator.evaluate(make_config("fixed:size=200")).summary.lost
+    lost = evaluator.evaluate(make_config("fixed:size=200")).summary["lost"]
     assert lost > 0
     assert main(["eval", "--chunker", "paragraph", "--chunker", "fixed:size=200", "--fail-if", "lost>0"]) == 1
     err = capsys.readouterr().err
@@ -36,7 +36,7 @@ def test_failing_condition_exits_1_with_one_line(capsys: pytest.CaptureFixture[s
 
 
 def test_recall_threshold(capsys: pytest.CaptureFixture[str], evaluator: Evaluator) -> None:
-    recall = evaluator.evaluate(make_config("paragraph")).summary.recall_at_5
+    recall = evaluator.evaluate(make_config("paragraph")).summary["recall_at_5"]
     assert main(["eval", "--chunker", "paragraph", "--fail-if", f"recall_at_5<{recall + 0.01}"]) == 1
     assert f"recall_at_5 = {recall:.4f}" in capsys.readouterr().err
     assert main(["eval", "--chunker", "paragraph", "--fail-if", f"recall_at_5<{recall}"]) == 0
@@ -70,7 +70,7 @@ def test_worse_than_baseline_exits_1(tmp_path: Path, capsys: pytest.CaptureFixtu
     code = main(["eval", "--chunker", "paragraph", "--baseline", str(baseline), "--fail-if-worse", "recall_at_5"])
     assert code == 1
     err = capsys.readouterr().err
-    recall = evaluator.evaluate(make_config("paragraph")).summary.recall_at_5
+    recall = evaluator.evaluate(make_config("paragraph")).summary["recall_at_5"]
     assert err.count("\n") == 1
     assert f"recall_at_5 = {recall:.4f} is worse than the baseline 1" in err and str(baseline) in err
 

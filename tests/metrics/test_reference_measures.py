@@ -72,10 +72,10 @@ def test_metrics_equal_ir_measures(seed: int) -> None:
     reference = ir_measures.calc_aggregate(measures, qrels, run)
     # Every question is in the run, so both average over the same QUESTIONS questions.
     assert summary.questions == QUESTIONS == len(run)
-    assert summary.mrr_at_10 == pytest.approx(reference[ir_measures.RR @ 10], abs=1e-9)
-    assert summary.ndcg_at_10 == pytest.approx(reference[ir_measures.nDCG @ 10], abs=1e-9)
-    assert summary.recall_at_5 == pytest.approx(reference[ir_measures.R @ 5], abs=1e-9)
-    assert summary.recall_at_20 == pytest.approx(reference[ir_measures.R @ 20], abs=1e-9)
+    assert summary["mrr_at_10"] == pytest.approx(reference[ir_measures.RR @ 10], abs=1e-9)
+    assert summary["ndcg_at_10"] == pytest.approx(reference[ir_measures.nDCG @ 10], abs=1e-9)
+    assert summary["recall_at_5"] == pytest.approx(reference[ir_measures.R @ 5], abs=1e-9)
+    assert summary["recall_at_20"] == pytest.approx(reference[ir_measures.R @ 20], abs=1e-9)
     # The case is not degenerate: some hits, some misses, ranks spread over the cutoffs.
     ranks = [r.first_correct_rank for r in results]
     assert any(r == 1 for r in ranks) and any(r is None for r in ranks) and any(r is not None and r > 10 for r in ranks)

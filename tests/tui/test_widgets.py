@@ -517,7 +517,7 @@ def test_metrics_table_rows(pair: tuple[ConfigResult, ConfigResult, Comparison])
         rows = app.query_one(MetricsTable).rows()
         assert rows[0][:3] == ["metric", "A", "B"]
         recall = rows[1]
-        assert recall[1] == f"{a.summary.recall_at_5:.3f}" and recall[2] == f"{b.summary.recall_at_5:.3f}"
+        assert recall[1] == f"{a.summary['recall_at_5']:.3f}" and recall[2] == f"{b.summary['recall_at_5']:.3f}"
         test = comparison.test("recall_at_5")
         assert recall[3] == f"{test.delta:+.3f}"
         assert recall[-1].endswith("*" if test.significant else "n.s.")

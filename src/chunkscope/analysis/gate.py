@@ -1,20 +1,23 @@
 """The CI gate: conditions on summary metrics, and regressions against a saved baseline report.
 
 Conditions (``--fail-if``) read ``METRIC OP NUMBER`` with ``OP`` one of
-``< <= > >= == !=`` and ``METRIC`` a numeric field of the evaluation summary
-(:data:`GATE_METRICS`: ``lost``, ``recall_at_5``, ``complete`` ...; counts are
-question counts, ``recall_*``/``mrr_*``/``ndcg_*`` are means in [0, 1]). A
-condition *fails* the gate when it holds for any evaluated configuration, so
-``lost>0`` fails when some configuration loses evidence.
+``< <= > >= == !=`` and ``METRIC`` any metric of
+:data:`chunkscope.metrics.registry.REGISTRY` by its key, label or alias, in
+any case (``lost``, ``recall_at_5``, ``R@5``, ``complete`` ...). A count metric
+takes a whole number; a rate (``recall_*``/``mrr_*``/``ndcg_*``, a mean in
+[0, 1]) any number. A condition *fails* the gate when it holds for any
+evaluated configuration, so ``lost>0`` fails when some configuration loses
+evidence.
 
 A baseline (``--baseline report.json --fail-if-worse METRIC``) is a JSON report
 written by ``chunkscope eval --json``. It is refused (:class:`InputError`, exit
 2) when it is malformed, when its ``policy`` differs from the current
-:data:`chunkscope.metrics.policy.METRIC_POLICY` (its numbers would mean something
+:func:`chunkscope.metrics.policy.metric_policy` (its numbers would mean something
 else), when a current configuration has no baseline configuration with the
 same chunker, retriever, top_k, budget and overflow, or when the two were
-evaluated on different numbers of questions. A metric is worse when it moved in
-its bad direction (:data:`WORSE_DIRECTION`) by more than ``1e-12``.
+evaluated on different numbers of questions. Only metrics with a better
+direction (``Metric.better``) can be gated against a baseline; one is worse
+when it moved the other way by more than ``1e-12``.
 """
 
 from __future__ import annotations
@@ -29,13 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError, SpecError
-from chunkscope.metrics.policy import METRIC_POLICY, SUMMARY_FIELDS
+from chunkscope.metrics.policy import metric_policy
+from chunkscope.metrics.registry import REGISTRY, Metric
 from chunkscope.results import Config, ConfigResult
 
 __all__ = [
-    "GATE_METRICS",
     "OPERATORS",
-    "WORSE_DIRECTION",
     "Baseline",
     "Condition",
     "GateFailure",
@@ -47,11 +49,6 @@ __all__ = [
     "parse_condition",
 ]
 
-GATE_METRICS = tuple(name for name in SUMMARY_FIELDS if name != "rank_buckets")
-RATE_METRICS = ("recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10")
-"""Means in [0, 1]; every other gate metric is an integer count."""
-"""Summary fields a condition may name."""
-
 OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
     "<=": operator.le,
     ">=": operator.ge,
@@ -61,22 +58,9 @@ OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
     ">": operator.gt,
 }
 
-WORSE_DIRECTION: Mapping[str, int] = {
-    "evidence_exists": -1,
-    "doc_hits": -1,
-    "complete": -1,
-    "recall_at_5": -1,
-    "recall_at_20": -1,
-    "mrr_at_10": -1,
-    "ndcg_at_10": -1,
-    "lost": 1,
-    "duplicate_chars": 1,
-}
-"""-1: lower is worse; +1: higher is worse. Only these metrics can be gated against a baseline."""
-
 _TOLERANCE = 1e-12
 _CONDITION = re.compile(
-    r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
+    r"^\s*([A-Za-z_][A-Za-z0-9_@]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
 )
 
 
@@ -85,6 +69,7 @@ class Condition:
     """A failing condition such as ``recall_at_5<0.9``."""
 
     metric: str
+    """The metric's key."""
     op: str
     threshold: float
     text: str
@@ -113,16 +98,18 @@ def parse_condition(text: str) -> Condition:
     match = _CONDITION.match(text)
     if not match:
         raise SpecError(f"--fail-if {text!r}: expected METRIC OP NUMBER, e.g. 'recall_at_5<0.9' (OP: < <= > >= == !=)")
-    metric, op, number = match.groups()
-    if metric not in GATE_METRICS:
-        raise SpecError(f"--fail-if {text!r}: unknown metric {metric!r}; choose from {', '.join(GATE_METRICS)}")
+    name, op, number = match.groups()
+    try:
+        metric = REGISTRY.parse(name)
+    except SpecError as error:
+        raise SpecError(f"--fail-if {text!r}: {error}") from None
     threshold = float(number)
-    if metric not in RATE_METRICS and not threshold.is_integer():
+    if metric.kind == "count" and not threshold.is_integer():
         raise SpecError(
-            f"--fail-if {text!r}: {metric} is a count of questions or characters, not a share; "
+            f"--fail-if {text!r}: {metric.name} is a count of {metric.unit}, not a share; "
             f"give a whole number (e.g. a share of 0.9 of 200 questions is 180)"
         )
-    return Condition(metric, op, threshold, text.strip())
+    return Condition(metric.name, op, threshold, text.strip())
 
 
 def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condition]) -> list[GateFailure]:
@@ -130,7 +117,7 @@ def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condi
     failures = []
     for result in results:
         for condition in conditions:
-            value = float(getattr(result.summary, condition.metric))
+            value = float(result.summary[condition.metric])
             if condition.holds(value):
                 failures.append(
                     GateFailure(
@@ -172,10 +159,11 @@ class Baseline:
 def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
     """Read and validate a saved ``chunkscope eval --json`` report.
 
-    ``metrics`` must be present as numbers in every configuration's summary.
-    Raises InputError naming the file and the field.
+    ``metrics`` (keys, labels or aliases) must be present as numbers in every
+    configuration's summary. Raises InputError naming the file and the field.
     """
     name = str(path)
+    keys = [REGISTRY.parse(metric).name for metric in metrics]
     try:
         report = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
@@ -188,7 +176,7 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
         raise InputError(name, "not a chunkscope report (expected a JSON object)")
     if "policy" not in report:
         raise InputError(name, "missing: the report records no metric policy", field="policy")
-    current = json.loads(json.dumps(METRIC_POLICY))
+    current = json.loads(json.dumps(metric_policy()))
     if report["policy"] != current:
         differing = _differing_keys(report["policy"], current)
         raise InputError(
@@ -202,7 +190,7 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
     summaries: dict[tuple[str, str, int, int | None, str], Mapping[str, Any]] = {}
     positions: dict[tuple[str, str, int, int | None, str], int] = {}
     for index, entry in enumerate(configs):
-        key, summary = _baseline_entry(name, index, entry, metrics)
+        key, summary = _baseline_entry(name, index, entry, keys)
         summaries[key] = summary
         positions[key] = index
     return Baseline(name, summaries, positions)
@@ -211,9 +199,11 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
 def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Sequence[str]) -> list[GateFailure]:
     """Every (configuration, metric) that is worse than in the baseline.
 
-    Raises InputError when a configuration has no baseline counterpart or was
-    evaluated on a different number of questions.
+    ``metrics`` are named as for :func:`check_worse_metrics`. Raises InputError
+    when a configuration has no baseline counterpart or was evaluated on a
+    different number of questions.
     """
+    keys = check_worse_metrics(metrics)
     failures = []
     for result in results:
         index, summary = baseline.summary_for(result.config)
@@ -223,10 +213,10 @@ def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Se
                 f"baseline has {summary['questions']} questions, this run {result.summary.questions}: not comparable",
                 field=f"configs[{index}].summary.questions",
             )
-        for metric in metrics:
-            value = float(getattr(result.summary, metric))
+        for metric in keys:
+            value = float(result.summary[metric])
             before = float(summary[metric])
-            if (value - before) * WORSE_DIRECTION[metric] > _TOLERANCE:
+            if (value - before) * REGISTRY[metric].worse_sign > _TOLERANCE:
                 failures.append(
                     GateFailure(
                         result.config,
@@ -240,14 +230,20 @@ def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Se
     return failures
 
 
-def check_worse_metrics(metrics: Sequence[str]) -> None:
-    """SpecError unless every metric has a known bad direction."""
-    for metric in metrics:
-        if metric not in WORSE_DIRECTION:
-            raise SpecError(
-                f"--fail-if-worse {metric!r}: choose from {', '.join(WORSE_DIRECTION)} "
-                "(metrics with a known better direction)"
-            )
+def check_worse_metrics(metrics: Sequence[str]) -> list[str]:
+    """The keys of the metrics named (key, label or alias, any case); SpecError unless each has a better direction."""
+    return [_worse_metric(name).name for name in metrics]
+
+
+def _worse_metric(name: str) -> Metric:
+    directed = REGISTRY.with_direction()
+    try:
+        return REGISTRY.parse(name, directed)
+    except SpecError:
+        raise SpecError(
+            f"--fail-if-worse {name!r}: choose from {', '.join(m.name for m in directed)} "
+            "(metrics with a known better direction)"
+        ) from None
 
 
 def gate_message(failures: Sequence[GateFailure]) -> str:

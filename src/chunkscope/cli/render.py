@@ -10,13 +10,24 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from chunkscope.io.dataset import Dataset
-from chunkscope.reports.compare import format_p, verdict
-from chunkscope.results import ConfigResult
+from chunkscope.io.sources import Dataset
+from chunkscope.metrics.registry import REGISTRY, Metric
+from chunkscope.reports.format import format_p, metric_label, summary_cell, verdict
+from chunkscope.results import ConfigResult, Summary
 
 if TYPE_CHECKING:
-    from chunkscope.analysis.compare import Comparison, ComparisonSet, MetricTest
+    from chunkscope.analysis.comparison import Comparison, ComparisonSet, MetricTest
     from chunkscope.analysis.groups import TagGroup
+
+BUCKETS_HEADER = "1/2-5/6-20/miss"
+EVAL_TABLE_LEAD = ("index_chunks", "lost")
+"""Metrics before the tested ones in the eval and sweep tables."""
+TAG_TABLE_LEAD = ("lost",)
+"""Metrics before the tested ones in the tag table."""
+EVAL_TABLE_TRAIL = ("duplicate_chars",)
+"""Metrics after the tested ones in the eval table."""
+SWEEP_TABLE_TRAIL = ("doc_hits", "sent_chars", "duplicate_chars")
+"""Metrics after the rank buckets in the sweep table."""
 
 
 def console(stderr: bool = False) -> Console:
@@ -28,27 +39,25 @@ def console(stderr: bool = False) -> Console:
 
 
 def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) -> None:
-    """The per-configuration metrics table."""
+    """The per-configuration metrics table: size and loss, rank metrics, rank buckets, the other tested metrics."""
     questions = dataset.questions
     title = f"{dataset.name}: {len(dataset.corpus.documents)} documents, {len(questions.questions)} questions"
     table = Table(title=title, title_justify="left")
     table.add_column("configuration", overflow="fold")
-    for header in ("chunks", "lost", "R@5", "R@20", "MRR@10", "nDCG@10", "1/2-5/6-20/miss", "complete", "dup"):
+    tested = REGISTRY.tested()
+    ranked = [m for m in tested if m.family == "rank"]
+    others = [m for m in tested if m.family != "rank"]
+    lead = [REGISTRY[name] for name in EVAL_TABLE_LEAD]
+    trail = [REGISTRY[name] for name in EVAL_TABLE_TRAIL]
+    for header in (*(m.label for m in [*lead, *ranked]), BUCKETS_HEADER, *(m.label for m in [*others, *trail])):
         table.add_column(header, justify="right", no_wrap=True)
     for result in results:
         s = result.summary
-        b = s.rank_buckets
         table.add_row(
             result.config.label,
-            str(s.index_chunks),
-            f"[red]{s.lost}[/]" if s.lost else "0",
-            f"{s.recall_at_5:.3f}",
-            f"{s.recall_at_20:.3f}",
-            f"{s.mrr_at_10:.3f}",
-            f"{s.ndcg_at_10:.3f}",
-            f"{b['1']}/{b['2-5']}/{b['6-20']}/{b['miss']}",
-            f"{s.complete}/{s.questions}",
-            str(s.duplicate_chars),
+            *(_cell(m, s) for m in [*lead, *ranked]),
+            _buckets(s),
+            *(_cell(m, s) for m in [*others, *trail]),
         )
     out.print(table)
     config = results[0].config if results else None
@@ -93,8 +102,9 @@ def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
     table.add_column("tag")
     table.add_column("n", justify="right")
     table.add_column("configuration", overflow="fold")
-    for header in ("lost", "R@5", "R@20", "MRR@10", "nDCG@10", "complete"):
-        table.add_column(header, justify="right", no_wrap=True)
+    metrics = [*(REGISTRY[name] for name in TAG_TABLE_LEAD), *REGISTRY.tested()]
+    for metric in metrics:
+        table.add_column(metric.label, justify="right", no_wrap=True)
     for group in groups:
         for position, result in enumerate(group.results):
             s = result.summary
@@ -102,12 +112,7 @@ def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
                 escape(group.tag) if position == 0 else "",
                 str(s.questions) if position == 0 else "",
                 escape(result.config.label),
-                str(s.lost),
-                f"{s.recall_at_5:.3f}",
-                f"{s.recall_at_20:.3f}",
-                f"{s.mrr_at_10:.3f}",
-                f"{s.ndcg_at_10:.3f}",
-                f"{s.complete}/{s.questions}",
+                *(summary_cell(m, s, 3) for m in metrics),
                 end_section=position == len(group.results) - 1,
             )
     out.print(table)
@@ -115,7 +120,7 @@ def tag_table(out: Console, groups: Sequence[TagGroup]) -> None:
 
 def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, moved_limit: int = 25) -> None:
     """The compare report: metric tests, counts, transition matrix, questions that moved worst first."""
-    from chunkscope.analysis.compare import STATES
+    from chunkscope.analysis.comparison import STATES
 
     a, b = comparison.a, comparison.b
     out.print(f"[bold]A[/] {escape(a.label)}   [bold]B[/] {escape(b.label)}")
@@ -127,7 +132,7 @@ def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, move
         tests.add_column(header, justify="right" if header else "left", no_wrap=True)
     for test in comparison.tests:
         tests.add_row(
-            _METRIC_NAMES.get(test.metric, test.metric),
+            metric_label(test.metric),
             f"{test.mean_a:.4f}",
             f"{test.mean_b:.4f}",
             f"{test.delta:+.4f}",
@@ -199,7 +204,7 @@ def _tag_deltas(out: Console, comparison: Comparison) -> None:
     for header in ("tag", "n", "better", "worse", "newly lost"):
         table.add_column(header, justify="left" if header == "tag" else "right")
     for test in comparison.tests:
-        table.add_column(_METRIC_NAMES.get(test.metric, test.metric), justify="right", no_wrap=True)
+        table.add_column(metric_label(test.metric), justify="right", no_wrap=True)
     for group in comparison.by_tag:
         table.add_row(
             escape(group.group),
@@ -214,15 +219,17 @@ def _tag_deltas(out: Console, comparison: Comparison) -> None:
 
 def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> None:
     """Every configuration with chunk counts and metrics; best per metric bold, ↓ significantly below it."""
-    from chunkscope.reports.compare import sweep_marks
+    from chunkscope.reports.sweep import sweep_marks
 
     table = Table(title=title, title_justify="left")
     table.add_column("configuration", overflow="fold")
-    table.add_column("chunks", justify="right")
-    table.add_column("lost", justify="right")
-    for metric in comparisons.metrics:
-        table.add_column(_METRIC_NAMES.get(metric, metric), justify="right", no_wrap=True)
-    for header in ("1/2-5/6-20/miss", "doc hits", "sent", "dup"):
+    lead = [REGISTRY[name] for name in EVAL_TABLE_LEAD]
+    trail = [REGISTRY[name] for name in SWEEP_TABLE_TRAIL]
+    for size in lead:
+        table.add_column(size.label, justify="right")
+    for name in comparisons.metrics:
+        table.add_column(metric_label(name), justify="right", no_wrap=True)
+    for header in (BUCKETS_HEADER, *(m.label for m in trail)):
         table.add_column(header, justify="right", no_wrap=True)
     marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
     for index, result in enumerate(results):
@@ -232,16 +239,12 @@ def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: S
             mark = marks[metric][index]
             cells.append(_SWEEP_MARKS[mark].format(value))
         s = result.summary
-        b = s.rank_buckets
         table.add_row(
             escape(result.config.label),
-            str(s.index_chunks),
-            f"[red]{s.lost}[/]" if s.lost else "0",
+            *(_cell(m, s) for m in lead),
             *cells,
-            f"{b['1']}/{b['2-5']}/{b['6-20']}/{b['miss']}",
-            str(s.doc_hits),
-            str(s.sent_chars),
-            str(s.duplicate_chars),
+            _buckets(s),
+            *(_cell(m, s) for m in trail),
         )
     out.print(table)
 
@@ -259,13 +262,16 @@ def sweep_legend(out: Console, comparisons: ComparisonSet) -> None:
 
 _SWEEP_MARKS = {"best": "[bold green]{} ★[/]", "worse": "{} ↓", "": "{}  "}
 
-_METRIC_NAMES = {
-    "recall_at_5": "R@5",
-    "recall_at_20": "R@20",
-    "mrr_at_10": "MRR@10",
-    "ndcg_at_10": "nDCG@10",
-    "complete": "complete",
-}
+
+def _cell(metric: Metric, summary: Summary) -> str:
+    """A summary cell with rates to 3 decimals and ``lost`` in red when any evidence is lost."""
+    text = summary_cell(metric, summary, 3)
+    return f"[red]{text}[/]" if metric.name == "lost" and summary[metric.name] else text
+
+
+def _buckets(summary: Summary) -> str:
+    b = summary.rank_buckets
+    return f"{b['1']}/{b['2-5']}/{b['6-20']}/{b['miss']}"
 
 
 def _rich_verdict(test: MetricTest) -> str:

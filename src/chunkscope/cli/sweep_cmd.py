@@ -14,8 +14,8 @@ from chunkscope.cli import common, render
 from chunkscope.cli.compare_cmd import add_test_options
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
-from chunkscope.reports.compare import sweep_csv, sweep_markdown, sweep_report
 from chunkscope.reports.eval import to_json
+from chunkscope.reports.sweep import sweep_csv, sweep_markdown, sweep_report
 from chunkscope.results import Config
 
 NAME = "sweep"

@@ -1,40 +1,40 @@
-"""What every number means: the policy recorded in every report."""
+"""What every number means: the policy recorded in every report.
+
+Two reports are comparable only when their policies agree.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from chunkscope.metrics.registry import REGISTRY
 from chunkscope.results import RANKING_DEPTH
 
-METRIC_POLICY: Mapping[str, Any] = {
-    "ranking_depth": RANKING_DEPTH,
-    "tie_break": "score descending, then document id, then chunk start",
-    "zero_scores": "units scoring 0 or less are not retrieved",
-    "relevance": (
-        "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
-        "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
-    ),
-    "cutoffs": {"recall": [5, 20], "mrr": 10, "ndcg": 10},
-}
-
-
-"""What every number means; two reports are comparable only when their policies agree."""
-
-
-SUMMARY_FIELDS = (
-    "questions",
-    "index_chunks",
-    "indexed_chars",
-    "evidence_exists",
-    "lost",
-    "doc_hits",
-    "complete",
-    "recall_at_5",
-    "recall_at_20",
-    "mrr_at_10",
-    "ndcg_at_10",
-    "rank_buckets",
-    "sent_chars",
-    "duplicate_chars",
+RELEVANCE = (
+    "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
+    "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
 )
+
+
+def metric_policy() -> dict[str, Any]:
+    """Ranking depth, tie-break, zero scores, relevance and the rank metrics' cutoffs.
+
+    ``cutoffs`` maps each rank measure of the registry to its k: a number when the
+    measure has one cutoff, a list (registry order) when it has several.
+    """
+    return {
+        "ranking_depth": RANKING_DEPTH,
+        "tie_break": "score descending, then document id, then chunk start",
+        "zero_scores": "units scoring 0 or less are not retrieved",
+        "relevance": RELEVANCE,
+        "cutoffs": _cutoffs(),
+    }
+
+
+def _cutoffs() -> dict[str, int | list[int]]:
+    ks: dict[str, list[int]] = {}
+    for metric in REGISTRY:
+        if metric.cutoff is not None:
+            measure, k = metric.cutoff
+            ks.setdefault(measure, []).append(k)
+    return {measure: values[0] if len(values) == 1 else values for measure, values in ks.items()}

@@ -1,9 +1,11 @@
-"""Comparison and sweep reports as JSON, CSV and Markdown.
+"""Comparison reports (``chunkscope compare``) as JSON, CSV and Markdown.
 
 Every JSON report carries the provenance of :func:`chunkscope.reports.eval.provenance`
 (chunkscope version, input files with SHA-256, metric policy) and states that
 "not significant" does not mean "equal". Every test carries ``p_value`` (Holm
-adjusted where a correction applies) and ``p_value_raw``.
+adjusted where a correction applies) and ``p_value_raw``. Metric labels come
+from :data:`chunkscope.metrics.registry.REGISTRY`; sweep reports are in
+:mod:`chunkscope.reports.sweep`.
 """
 
 from __future__ import annotations
@@ -14,20 +16,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from chunkscope import __version__
-from chunkscope.analysis.compare import METRICS, NOT_SIGNIFICANT_NOTE, STATES, Comparison, ComparisonSet, MetricTest
+from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, STATES, Comparison, MetricTest
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
-from chunkscope.io.dataset import Dataset
+from chunkscope.io.sources import Dataset
 from chunkscope.reports.eval import config_dict, provenance
+from chunkscope.reports.format import format_p, metric_label, verdict
 from chunkscope.results import Config, ConfigResult
-
-METRIC_LABELS = {
-    "recall_at_5": "R@5",
-    "recall_at_20": "R@20",
-    "mrr_at_10": "MRR@10",
-    "ndcg_at_10": "nDCG@10",
-    "complete": "complete",
-}
-"""Short column headings of the tested metrics."""
 
 
 def config_ref(config: Config) -> dict[str, Any]:
@@ -108,7 +102,8 @@ def comparison_dict(comparison: Comparison, with_moves: bool = True, with_tags: 
     return entry
 
 
-def _summary_entry(result: ConfigResult) -> dict[str, Any]:
+def summary_entry(result: ConfigResult) -> dict[str, Any]:
+    """A configuration's summary and diagnosis, without per-question results, with its label."""
     entry = config_dict(result, with_questions=False)
     entry.setdefault("diagnosis", diagnosis_dict(diagnose(result)))
     entry["label"] = result.config.label
@@ -120,7 +115,7 @@ def compare_report(dataset: Dataset, results: Sequence[ConfigResult], comparison
     return {
         **provenance(dataset),
         "note": NOT_SIGNIFICANT_NOTE,
-        "configs": [_summary_entry(result) for result in results],
+        "configs": [summary_entry(result) for result in results],
         "comparison": comparison_dict(comparison),
         "excluded_questions": dataset.questions.excluded,
     }
@@ -167,19 +162,8 @@ def compare_csv(comparison: Comparison) -> str:
     return buffer.getvalue()
 
 
-def format_p(p: float) -> str:
-    """A p-value with 3 significant decimals, ``<0.001`` below that."""
-    return "<0.001" if p < 0.001 else f"{p:.3f}"
-
-
-def verdict(test: MetricTest) -> str:
-    """``B better`` / ``B worse`` when significant, else ``n.s.``."""
-    if not test.significant:
-        return "n.s."
-    return "B better" if test.delta > 0 else "B worse"
-
-
-def _header(dataset: Dataset) -> list[str]:
+def header_lines(dataset: Dataset) -> list[str]:
+    """The chunkscope version and the inputs with their SHA-256, then a blank line."""
     return [
         f"chunkscope {__version__}; inputs: "
         + ", ".join(f"`{s.path}` (sha256 {s.sha256[:12]})" for s in dataset.sources),
@@ -190,8 +174,8 @@ def _header(dataset: Dataset) -> list[str]:
 def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int = 30) -> str:
     """Metric table, counts, transition matrix and the questions that moved, worst first."""
     a, b = comparison.a, comparison.b
-    lines = [f"# chunkscope compare: {dataset.name}", "", *_header(dataset)]
-    lines += [f"A = `{a.label}`, B = `{b.label}`; {_delivery(a)}; {comparison.questions} questions.", ""]
+    lines = [f"# chunkscope compare: {dataset.name}", "", *header_lines(dataset)]
+    lines += [f"A = `{a.label}`, B = `{b.label}`; {delivery_text(a)}; {comparison.questions} questions.", ""]
     lines += markdown_tests(comparison)
     lines += ["", _settings_line(comparison), "", markdown_counts(comparison), ""]
     lines += markdown_transitions(comparison)
@@ -203,7 +187,8 @@ def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int 
     return "\n".join(lines) + "\n"
 
 
-def _delivery(config: Config) -> str:
+def delivery_text(config: Config) -> str:
+    """``top-5, no budget`` or ``top-5, budget 1200 (stop)``."""
     budget = "no budget" if config.budget is None else f"budget {config.budget} ({config.overflow})"
     return f"top-{config.top_k}, {budget}"
 
@@ -226,7 +211,7 @@ def markdown_tests(comparison: Comparison) -> list[str]:
     lines = ["| metric | A | B | Δ (B−A) | 95% CI | p | p raw | |", "|---|---:|---:|---:|---|---:|---:|---|"]
     for test in comparison.tests:
         lines.append(
-            f"| {METRIC_LABELS.get(test.metric, test.metric)} | {test.mean_a:.4f} | {test.mean_b:.4f} | "
+            f"| {metric_label(test.metric)} | {test.mean_a:.4f} | {test.mean_b:.4f} | "
             f"{test.delta:+.4f} | [{test.ci_low:+.4f}, {test.ci_high:+.4f}] | {format_p(test.p_value)} | "
             f"{format_p(test.p_value_raw)} | {verdict(test)} |"
         )
@@ -268,7 +253,7 @@ def markdown_moved(comparison: Comparison, limit: int) -> list[str]:
 
 def markdown_tag_deltas(comparison: Comparison) -> list[str]:
     """Per tag: size, better/worse/newly lost, and each metric's delta with its p-value."""
-    headers = [METRIC_LABELS.get(t.metric, t.metric) for t in comparison.tests]
+    headers = [metric_label(t.metric) for t in comparison.tests]
     lines = [
         "| tag | n | better | worse | newly lost | " + " | ".join(f"Δ {h}" for h in headers) + " |",
         "|---|---:|---:|---:|---:|" + "---:|" * len(headers),
@@ -280,159 +265,4 @@ def markdown_tag_deltas(comparison: Comparison) -> list[str]:
             + " | ".join(cells)
             + " |"
         )
-    return lines
-
-
-# ------------------------------------------------------------------ sweeps
-
-
-def sweep_marks(comparisons: ComparisonSet, metric: str) -> list[str]:
-    """Per configuration: ``best``, ``worse`` (significantly below the best after correction) or ``""``."""
-    best = comparisons.best(metric)
-    return [
-        "best" if index == best else ("worse" if comparisons.differs_from_best(metric, index) else "")
-        for index in range(len(comparisons.configs))
-    ]
-
-
-def sweep_dict(comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> dict[str, Any]:
-    """One question group of a sweep: per configuration metrics and marks, plus every pairwise test."""
-    rows = []
-    for index, result in enumerate(results):
-        row = _summary_entry(result)
-        row["marks"] = {metric: sweep_marks(comparisons, metric)[index] for metric in comparisons.metrics}
-        rows.append(row)
-    return {
-        "group": comparisons.group,
-        "questions": results[0].summary.questions if results else 0,
-        "configs": rows,
-        "best": {metric: comparisons.configs[comparisons.best(metric)].label for metric in comparisons.metrics},
-        "family_size": comparisons.family_size,
-        "correction": "holm",
-        "pairs": [comparison_dict(pair, with_moves=False, with_tags=False) for pair in comparisons.pairs],
-    }
-
-
-def sweep_report(
-    dataset: Dataset,
-    results: Sequence[ConfigResult],
-    comparisons: ComparisonSet,
-    tag_results: Sequence[Sequence[ConfigResult]] = (),
-) -> dict[str, Any]:
-    """The ``chunkscope sweep`` JSON report.
-
-    ``tag_results[i]`` are the results restricted to ``comparisons.by_tag[i]``'s questions.
-    """
-    report = {
-        **provenance(dataset),
-        "note": NOT_SIGNIFICANT_NOTE,
-        "family": "every (pair, metric) test of one question group; each tag is its own family",
-        "metrics": list(comparisons.metrics),
-        **sweep_dict(comparisons, results),
-        "excluded_questions": dataset.questions.excluded,
-    }
-    if comparisons.by_tag:
-        report["by_tag"] = [
-            sweep_dict(group, group_results)
-            for group, group_results in zip(comparisons.by_tag, tag_results, strict=True)
-        ]
-    return report
-
-
-SWEEP_CSV_COLUMNS = (
-    "group",
-    "questions",
-    "configuration",
-    "chunker",
-    "retriever",
-    "index_chunks",
-    "lost",
-    *METRICS,
-    *(f"{metric}_mark" for metric in METRICS),
-    *(f"{metric}_p_vs_best" for metric in METRICS),
-)
-
-
-def sweep_csv(
-    comparisons: ComparisonSet, results: Sequence[ConfigResult], tag_results: Sequence[Sequence[ConfigResult]] = ()
-) -> str:
-    """One row per (question group, configuration): metrics, marks and the corrected p-value against the best."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SWEEP_CSV_COLUMNS)
-    groups = [(comparisons, results), *zip(comparisons.by_tag, tag_results, strict=True)]
-    for group, group_results in groups:
-        marks = {metric: sweep_marks(group, metric) for metric in METRICS}
-        for index, result in enumerate(group_results):
-            s = result.summary
-            writer.writerow(
-                [
-                    group.group,
-                    s.questions,
-                    result.config.label,
-                    result.config.chunker,
-                    result.config.retriever,
-                    s.index_chunks,
-                    s.lost,
-                    *(f"{group.means[index][group.metrics.index(m)]:.6f}" for m in METRICS),
-                    *(marks[m][index] for m in METRICS),
-                    *(_p_against_best(group, m, index) for m in METRICS),
-                ]
-            )
-    return buffer.getvalue()
-
-
-def _p_against_best(comparisons: ComparisonSet, metric: str, index: int) -> str:
-    best = comparisons.best(metric)
-    if index == best:
-        return ""
-    return f"{comparisons.pair(min(index, best), max(index, best)).test(metric).p_value:.6g}"
-
-
-def sweep_markdown(
-    dataset: Dataset,
-    results: Sequence[ConfigResult],
-    comparisons: ComparisonSet,
-    tag_results: Sequence[Sequence[ConfigResult]] = (),
-) -> str:
-    """The sweep table (best per metric in bold, ``↓`` = significantly below the best) per question group."""
-    lines = [f"# chunkscope sweep: {dataset.name}", "", *_header(dataset)]
-    lines += [
-        f"{len(results)} configurations; {_delivery(results[0].config)}; {results[0].summary.questions} questions.",
-        "",
-    ]
-    lines += markdown_sweep_table(comparisons, results)
-    lines += ["", sweep_legend(comparisons)]
-    for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
-        lines += ["", f"## tag `{group.group}` ({group_results[0].summary.questions} questions)", ""]
-        lines += markdown_sweep_table(group, group_results)
-    return "\n".join(lines) + "\n"
-
-
-def sweep_legend(comparisons: ComparisonSet) -> str:
-    """What the marks mean, and the family the correction ran over."""
-    pairs = len(comparisons.pairs)
-    return (
-        f"**Bold**: best mean per metric. ↓: below the best with Holm-corrected p < {comparisons.alpha} "
-        f"({pairs} pairs × {len(comparisons.metrics)} metrics = {comparisons.family_size} tests, paired sign-flip "
-        f"permutation test). No mark: no detectable difference from the best — not significant does not mean equal."
-    )
-
-
-def markdown_sweep_table(comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> list[str]:
-    """Every configuration with chunk count, lost and each tested metric, marked."""
-    headers = [METRIC_LABELS.get(m, m) for m in comparisons.metrics]
-    lines = [
-        "| configuration | chunks | lost | " + " | ".join(headers) + " |",
-        "|---|---:|---:|" + "---:|" * len(headers),
-    ]
-    marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
-    for index, result in enumerate(results):
-        cells = []
-        for column, metric in enumerate(comparisons.metrics):
-            value = f"{comparisons.means[index][column]:.4f}"
-            mark = marks[metric][index]
-            cells.append(f"**{value}**" if mark == "best" else (f"{value} ↓" if mark == "worse" else value))
-        s = result.summary
-        lines.append(f"| `{result.config.label}` | {s.index_chunks} | {s.lost} | " + " | ".join(cells) + " |")
     return lines

@@ -11,15 +11,30 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
 from chunkscope.analysis.groups import by_tag
-from chunkscope.io.dataset import Dataset
-from chunkscope.metrics.policy import METRIC_POLICY, SUMMARY_FIELDS
+from chunkscope.io.sources import Dataset
+from chunkscope.metrics.policy import metric_policy
+from chunkscope.metrics.registry import REGISTRY
+from chunkscope.reports.format import summary_cell
 from chunkscope.results import ConfigResult, QuestionResult, Summary
+
+SUMMARY_TABLE_LEAD = ("index_chunks", "lost")
+"""Metrics shown before the tested ones in the Markdown summary table."""
+SUMMARY_TABLE_TRAIL = ("sent_chars", "duplicate_chars")
+"""Metrics shown after the tested ones."""
 
 
 def summary_dict(summary: Summary) -> dict[str, Any]:
-    """The summary as plain JSON values."""
-    values = {name: getattr(summary, name) for name in SUMMARY_FIELDS}
-    values["rank_buckets"] = dict(summary.rank_buckets)
+    """The summary as plain JSON values: every registered metric in registry order,
+    with ``rank_buckets`` right after the last rank metric."""
+    metrics = list(REGISTRY)
+    rank_metrics = [i for i, m in enumerate(metrics) if m.family == "rank"]
+    buckets_at = rank_metrics[-1] + 1 if rank_metrics else len(metrics)
+    values: dict[str, Any] = {}
+    for position, metric in enumerate(metrics):
+        if position == buckets_at:
+            values["rank_buckets"] = dict(summary.rank_buckets)
+        values[metric.name] = summary[metric.name]
+    values.setdefault("rank_buckets", dict(summary.rank_buckets))
     return values
 
 
@@ -101,7 +116,7 @@ def provenance(dataset: Dataset) -> dict[str, Any]:
     return {
         "chunkscope_version": __version__,
         "inputs": [{"path": s.path, "sha256": s.sha256} for s in dataset.sources],
-        "policy": dict(METRIC_POLICY),
+        "policy": metric_policy(),
     }
 
 
@@ -275,16 +290,17 @@ def _cell(value: str, limit: int = 60) -> str:
 
 
 def markdown_summary_table(results: Sequence[ConfigResult]) -> list[str]:
-    """The per-configuration metrics as a Markdown table."""
+    """The per-configuration metrics as a Markdown table: size and loss, the tested metrics, delivery."""
+    metrics = [
+        *(REGISTRY[name] for name in SUMMARY_TABLE_LEAD),
+        *REGISTRY.tested(),
+        *(REGISTRY[name] for name in SUMMARY_TABLE_TRAIL),
+    ]
     lines = [
-        "| chunker | retriever | chunks | lost | R@5 | R@20 | MRR@10 | nDCG@10 | complete | sent | dup |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| chunker | retriever | " + " | ".join(m.label for m in metrics) + " |",
+        "|---|---|" + "---:|" * len(metrics),
     ]
     for result in results:
-        s = result.summary
-        lines.append(
-            f"| `{result.config.chunker}` | `{result.config.retriever}` | {s.index_chunks} | {s.lost} | "
-            f"{s.recall_at_5:.4f} | {s.recall_at_20:.4f} | {s.mrr_at_10:.4f} | {s.ndcg_at_10:.4f} | "
-            f"{s.complete}/{s.questions} | {s.sent_chars} | {s.duplicate_chars} |"
-        )
+        cells = " | ".join(summary_cell(m, result.summary) for m in metrics)
+        lines.append(f"| `{result.config.chunker}` | `{result.config.retriever}` | {cells} |")
     return lines

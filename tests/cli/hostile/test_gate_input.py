@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hostile_helpers import FAST, inputs, one_line_error, write
 
-from chunkscope.metrics.policy import METRIC_POLICY
+from chunkscope.metrics.policy import metric_policy
 
 
 @pytest.mark.parametrize(
@@ -69,7 +69,7 @@ def test_bad_baseline(
     field: str | None,
     message: str,
 ) -> None:
-    assert baseline["policy"] == json.loads(json.dumps(METRIC_POLICY))
+    assert baseline["policy"] == json.loads(json.dumps(metric_policy()))
     path = write(tmp_path / "bad-baseline.json", make(baseline))
     argv = [*inputs(files), *FAST, "--baseline", str(path), "--fail-if-worse", "recall_at_5"]
     error = one_line_error(capsys, "eval", *argv)

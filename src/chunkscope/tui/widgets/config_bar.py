@@ -45,10 +45,12 @@ def side_text(line: SideLine) -> Text:
     text.append(f" · {delivery_text(config)}")
     if shown is not None:
         s = shown.summary
-        text.append(f"   R@5 {s.recall_at_5:.3f} · ")
-        text.append(f"lost {s.lost}", style="bold" if s.lost else "")
-        text.append(f" · complete {s.complete}/{s.questions} · nDCG@10 {s.ndcg_at_10:.3f} · R@20 {s.recall_at_20:.3f}")
-        text.append(f" · {s.index_chunks} chunks")
+        text.append(f"   R@5 {s['recall_at_5']:.3f} · ")
+        text.append(f"lost {s['lost']}", style="bold" if s["lost"] else "")
+        text.append(
+            f" · complete {s['complete']}/{s.questions} · nDCG@10 {s['ndcg_at_10']:.3f} · R@20 {s['recall_at_20']:.3f}"
+        )
+        text.append(f" · {s['index_chunks']} chunks")
     if line.pending:
         text.append(f"   ⟳ {line.requested.label} · {delivery_text(line.requested)}", style="italic")
     return text

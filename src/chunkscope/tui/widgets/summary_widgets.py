@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,21 +20,27 @@ from textual.binding import BindingType
 from textual.message import Message
 from textual.widget import Widget
 
-from chunkscope.analysis.compare import STATES, Comparison, MetricTest, State
+from chunkscope.analysis.comparison import STATES, Comparison, MetricTest, State
+from chunkscope.metrics.registry import REGISTRY, Metric
+from chunkscope.reports.format import format_p, summary_cell
 from chunkscope.results import BUCKETS, ConfigResult
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, pad_left, truncate
 
 _CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-METRIC_ROWS: tuple[tuple[str, str], ...] = (
-    ("recall_at_5", "R@5"),
-    ("recall_at_20", "R@20"),
-    ("mrr_at_10", "MRR@10"),
-    ("ndcg_at_10", "nDCG@10"),
-    ("complete", "complete"),
-)
-"""Tested metrics (``chunkscope.analysis.compare.METRICS`` names) and their row labels."""
+DETAIL_ROWS = ("lost", "doc_hits", "index_chunks", "indexed_chars", "sent_chars", "duplicate_chars")
+"""Untested metrics listed first below the tested ones; every other registered metric follows them."""
+UNLISTED = ("questions", "evidence_exists")
+"""Registered metrics the table leaves out: the question count is in the note, evidence exists is questions - lost."""
+
+
+def detail_metrics() -> list[Metric]:
+    """The untested metrics of the table, in row order: :data:`DETAIL_ROWS`, then the rest in registry order."""
+    first = [REGISTRY[name] for name in DETAIL_ROWS]
+    rest = [m for m in REGISTRY if not m.tested and m.name not in DETAIL_ROWS and m.name not in UNLISTED]
+    return first + rest
+
 
 EIGHTHS = "▏▎▍▌▋▊▉"
 
@@ -125,21 +131,13 @@ class MetricsTable(_ResultsWidget):
         if comparison is not None:
             header += ["Δ B−A", "95% CI", "p", ""]
         rows = [header]
-        for metric, label in METRIC_ROWS:
-            row = [label, *(f"{summary_metric(r, metric):.3f}" for r in results)]
+        for metric in REGISTRY.tested():
+            row = [metric.heading, *(f"{metric.question_mean(r.summary):.3f}" for r in results)]
             if comparison is not None:
-                row += _test_cells(comparison.test(metric), comparison.alpha)
+                row += _test_cells(comparison.test(metric.name), comparison.alpha)
             rows.append(row)
-        counts: tuple[tuple[str, Callable[[ConfigResult], str]], ...] = (
-            ("lost (evidence cut)", lambda r: f"{r.summary.lost}"),
-            ("doc hits", lambda r: f"{r.summary.doc_hits}"),
-            ("chunks", lambda r: f"{r.summary.index_chunks}"),
-            ("indexed chars", lambda r: f"{r.summary.indexed_chars:,}"),
-            ("sent chars", lambda r: f"{r.summary.sent_chars:,}"),
-            ("re-sent chars", lambda r: f"{r.summary.duplicate_chars:,}"),
-        )
-        for label, value in counts:
-            row = [label, *(value(r) for r in results)]
+        for metric in detail_metrics():
+            row = [metric.heading, *(_detail_cell(metric, r) for r in results)]
             if comparison is not None:
                 row += ["", "", "", ""]
             rows.append(row)
@@ -154,6 +152,7 @@ class MetricsTable(_ResultsWidget):
         rows = self.rows()
         widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
         comparison = self._comparison
+        tested = REGISTRY.tested()
         for index, row in enumerate(rows):
             for column, cell in enumerate(row):
                 if column == 0:
@@ -161,7 +160,7 @@ class MetricsTable(_ResultsWidget):
                     continue
                 style = self._style("metrics-table--header" if index == 0 else "metrics-table--value")
                 if comparison is not None and index and column > len(self._results) and cell:
-                    test = comparison.test(METRIC_ROWS[index - 1][0]) if index <= len(METRIC_ROWS) else None
+                    test = comparison.test(tested[index - 1].name) if index <= len(tested) else None
                     if test is not None and test.significant:
                         style = self._style("metrics-table--better" if test.delta > 0 else "metrics-table--worse")
                     else:
@@ -180,19 +179,17 @@ class MetricsTable(_ResultsWidget):
         return text
 
 
-def summary_metric(result: ConfigResult, metric: str) -> float:
-    """A tested metric's mean over the questions (``complete``: the share of complete questions)."""
-    summary = result.summary
-    if metric == "complete":
-        return summary.complete / summary.questions if summary.questions else 0.0
-    return float(getattr(summary, metric))
+def _detail_cell(metric: Metric, result: ConfigResult) -> str:
+    """Characters with thousands separators; other values as in the reports."""
+    if metric.unit == "characters":
+        return f"{result.summary.count(metric.name):,}"
+    return summary_cell(metric, result.summary, 3)
 
 
 def _test_cells(test: MetricTest, alpha: float) -> list[str]:
     arrow = "▲" if test.delta > 0 else ("▼" if test.delta < 0 else "=")
     mark = f"{arrow} *" if test.significant else f"{arrow} n.s."
-    p_value = "<0.001" if test.p_value < 0.001 else f"{test.p_value:.3f}"
-    return [f"{test.delta:+.3f}", f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]", p_value, mark]
+    return [f"{test.delta:+.3f}", f"[{test.ci_low:+.3f}, {test.ci_high:+.3f}]", format_p(test.p_value), mark]
 
 
 class BucketChart(_ResultsWidget):
@@ -228,8 +225,8 @@ class BucketChart(_ResultsWidget):
                 total = result.summary.questions
                 text.append(bar(count, scale, bar_width), style=self._style(f"bucket-chart--bucket-{bucket}"))
                 share = f" {count} ({100 * count / total:.1f}%)" if total else f" {count}"
-                if bucket == "miss" and result.summary.lost:
-                    share += f" · {result.summary.lost} lost"
+                if bucket == "miss" and result.summary["lost"]:
+                    share += f" · {result.summary['lost']} lost"
                 text.append(share + "\n", style=self._style("bucket-chart--count"))
         return text
 
@@ -264,7 +261,7 @@ class TransitionMatrix(_SummaryWidget, can_focus=True):
             super().__init__()
             self.matrix = matrix
             self.state_a: State = state_a
-            """State under A (one of ``chunkscope.analysis.compare.STATES``)."""
+            """State under A (one of ``chunkscope.analysis.comparison.STATES``)."""
             self.state_b: State = state_b
             """State under B."""
 

@@ -1,0 +1,310 @@
+"""The metric registry: every number chunkscope reports, defined once.
+
+Each :class:`Metric` names its JSON/CSV key, the names it is parsed from, its
+display label, whether it is a rate (a mean in [0, 1] over the questions) or a
+count, its better direction, its per-question value and its summary function.
+The formulas live in small modules by family, one docstring each:
+:mod:`chunkscope.metrics.size` (questions, index size),
+:mod:`chunkscope.metrics.coverage` (evidence exists, lost, document hits,
+complete), :mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k) and
+:mod:`chunkscope.metrics.delivery` (sent and re-sent characters).
+
+:data:`REGISTRY` lists them in the order of the JSON summary. Everything that
+shows or checks a metric reads it: the evaluator's summary, the paired tests of
+``compare`` and ``sweep`` (the ``tested`` metrics), the CI gate (names, count
+versus share, direction), the reports' columns and labels, the terminal tables
+and the inspector. Adding a metric is one entry here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from chunkscope.errors import SpecError
+from chunkscope.metrics import coverage, delivery, rank, size
+from chunkscope.model import Chunk
+from chunkscope.results import QuestionResult, Summary
+
+__all__ = [
+    "REGISTRY",
+    "Better",
+    "Kind",
+    "Metric",
+    "QuestionValue",
+    "Registry",
+    "SummaryValue",
+    "Unit",
+    "count_metric",
+    "rank_metric",
+    "rate_metric",
+    "size_metric",
+]
+
+Kind = Literal["rate", "count"]
+"""``rate``: a mean in [0, 1] over the questions; ``count``: a whole number."""
+Better = Literal["higher", "lower"]
+"""Which way the metric improves."""
+Unit = Literal["questions", "chunks", "characters"]
+"""What a count counts (a rate is a share of questions)."""
+
+QuestionValue = Callable[[QuestionResult], float]
+"""One question's value of a metric."""
+SummaryValue = Callable[[Sequence[QuestionResult], Sequence[Chunk]], float]
+"""A configuration's value of a metric, from every question's result and the index's units."""
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """One metric: its names, what kind of number it is, and how it is computed."""
+
+    name: str
+    """The JSON/CSV key, e.g. ``recall_at_5``."""
+    label: str
+    """Short display label (table headers), e.g. ``R@5``."""
+    kind: Kind
+    """``rate`` (a mean in [0, 1]) or ``count`` (a whole number)."""
+    unit: Unit
+    """What a count counts; ``questions`` for rates (a share of them)."""
+    better: Better | None
+    """The direction in which the metric improves; ``None`` for sizes, which are neither good nor bad."""
+    summarize: SummaryValue = field(compare=False)
+    """The summary function: the configuration's value."""
+    per_question: QuestionValue | None = field(default=None, compare=False)
+    """One question's value (the summary is its mean or sum); ``None`` for configuration-level sizes."""
+    family: str = ""
+    """The module that defines the formula: ``size``, ``coverage``, ``rank`` or ``delivery``."""
+    tested: bool = False
+    """Compared question by question with a paired test in ``compare`` and ``sweep``."""
+    title: str = ""
+    """Longer label (the inspector's rows); the label when empty."""
+    aliases: tuple[str, ...] = ()
+    """Further names the metric is parsed from, besides its name and label."""
+    cutoff: tuple[str, int] | None = None
+    """Rank metrics: (measure, k), recorded in the metric policy."""
+
+    @property
+    def heading(self) -> str:
+        """The longer label: ``title`` when given, else ``label``."""
+        return self.title or self.label
+
+    @property
+    def parse_names(self) -> tuple[str, ...]:
+        """Every name the metric is parsed from, lower-cased: name, label and aliases."""
+        return tuple(dict.fromkeys(n.lower() for n in (self.name, self.label, *self.aliases)))
+
+    @property
+    def definition(self) -> str:
+        """The exact formula, from the docstrings of the summary and per-question functions, on one line."""
+        return " ".join((self.summarize.__doc__ or "").split())
+
+    @property
+    def worse_sign(self) -> int:
+        """``-1`` when a lower value is worse, ``+1`` when a higher one is; ValueError without a direction."""
+        if self.better is None:
+            raise ValueError(f"{self.name} has no better direction")
+        return -1 if self.better == "higher" else 1
+
+    def question_mean(self, summary: Summary) -> float:
+        """The mean of the per-question values: the rate itself, or the count over the questions."""
+        if self.kind == "rate":
+            return summary[self.name]
+        return summary[self.name] / summary.questions if summary.questions else 0.0
+
+
+def _mean_over(per_question: QuestionValue) -> SummaryValue:
+    def mean(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> float:
+        return sum(per_question(r) for r in results) / len(results) if results else 0.0
+
+    mean.__doc__ = f"Mean over the questions of: {per_question.__doc__}"
+    return mean
+
+
+def _sum_over(per_question: QuestionValue) -> SummaryValue:
+    def total(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> int:
+        return int(sum(per_question(r) for r in results))
+
+    total.__doc__ = f"Sum over the questions of: {per_question.__doc__}"
+    return total
+
+
+def rate_metric(
+    name: str,
+    label: str,
+    per_question: QuestionValue,
+    *,
+    family: str,
+    tested: bool = False,
+    aliases: tuple[str, ...] = (),
+    cutoff: tuple[str, int] | None = None,
+) -> Metric:
+    """A metric whose value is the mean of a per-question value in [0, 1]; higher is better."""
+    return Metric(
+        name,
+        label,
+        "rate",
+        "questions",
+        "higher",
+        _mean_over(per_question),
+        per_question,
+        family=family,
+        tested=tested,
+        aliases=aliases,
+        cutoff=cutoff,
+    )
+
+
+def count_metric(
+    name: str,
+    label: str,
+    per_question: QuestionValue,
+    unit: Unit,
+    better: Better | None,
+    *,
+    family: str,
+    tested: bool = False,
+    title: str = "",
+    aliases: tuple[str, ...] = (),
+) -> Metric:
+    """A metric whose value is the sum of a whole-number per-question value."""
+    return Metric(
+        name,
+        label,
+        "count",
+        unit,
+        better,
+        _sum_over(per_question),
+        per_question,
+        family=family,
+        tested=tested,
+        title=title,
+        aliases=aliases,
+    )
+
+
+def size_metric(name: str, label: str, summarize: SummaryValue, unit: Unit, *, title: str = "") -> Metric:
+    """A count of the configuration as a whole (no per-question value, no better direction)."""
+    return Metric(name, label, "count", unit, None, summarize, None, family="size", title=title)
+
+
+def rank_metric(
+    measure: str, k: int, label: str, formula: Callable[[int | None, int], float], *, tested: bool = True
+) -> Metric:
+    """``{measure}_at_{k}``: the mean of ``formula(first correct rank, k)``; parsed as ``{measure}@{k}`` too."""
+
+    def at_k(result: QuestionResult) -> float:
+        return formula(result.first_correct_rank, k)
+
+    at_k.__doc__ = f"{(formula.__doc__ or '').strip()} With k = {k}."
+    return rate_metric(
+        f"{measure}_at_{k}", label, at_k, family="rank", tested=tested, aliases=(f"{measure}@{k}",), cutoff=(measure, k)
+    )
+
+
+class Registry:
+    """The metrics in order; the one list every summary, test, gate and report reads."""
+
+    def __init__(self, metrics: Iterable[Metric]) -> None:
+        self._metrics: list[Metric] = []
+        for metric in metrics:
+            self.register(metric)
+
+    def __iter__(self) -> Iterator[Metric]:
+        return iter(tuple(self._metrics))
+
+    def __len__(self) -> int:
+        return len(self._metrics)
+
+    def __contains__(self, name: object) -> bool:
+        return any(m.name == name for m in self._metrics)
+
+    def __getitem__(self, name: str) -> Metric:
+        """The metric whose JSON key is ``name`` (KeyError otherwise)."""
+        for metric in self._metrics:
+            if metric.name == name:
+                return metric
+        raise KeyError(name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every metric's JSON key, in order."""
+        return tuple(m.name for m in self._metrics)
+
+    def tested(self) -> tuple[Metric, ...]:
+        """The metrics compared with paired tests, in display order: rank metrics first, then the others."""
+        tested = [m for m in self._metrics if m.tested]
+        return tuple(sorted(tested, key=lambda m: m.family != "rank"))
+
+    def with_direction(self) -> tuple[Metric, ...]:
+        """The metrics with a better direction (those a baseline can be worse in)."""
+        return tuple(m for m in self._metrics if m.better is not None)
+
+    def parse(self, text: str, among: Sequence[Metric] | None = None) -> Metric:
+        """The metric ``text`` names (its key, label or an alias, any case).
+
+        Raises SpecError naming the valid keys when it names none of ``among``
+        (default: every metric).
+        """
+        candidates = tuple(self._metrics) if among is None else tuple(among)
+        wanted = text.strip().lower()
+        for metric in candidates:
+            if wanted in metric.parse_names:
+                return metric
+        raise SpecError(f"unknown metric {text!r}; choose from {', '.join(m.name for m in candidates)}")
+
+    def register(self, metric: Metric, *, after: str | None = None) -> None:
+        """Add ``metric`` at the end (or right after the metric named ``after``).
+
+        Raises ValueError when one of its names is taken, or ``after`` is unknown.
+        """
+        taken = {name: m.name for m in self._metrics for name in m.parse_names}
+        clashes = sorted(name for name in metric.parse_names if name in taken)
+        if clashes:
+            raise ValueError(f"metric {metric.name!r}: {', '.join(clashes)} already names {taken[clashes[0]]!r}")
+        position = len(self._metrics) if after is None else self.names.index(after) + 1
+        self._metrics.insert(position, metric)
+
+    def unregister(self, name: str) -> None:
+        """Remove the metric whose key is ``name`` (KeyError when absent)."""
+        self._metrics.remove(self[name])
+
+
+REGISTRY = Registry(
+    (
+        size_metric("questions", "questions", size.questions, "questions"),
+        size_metric("index_chunks", "chunks", size.index_chunks, "chunks"),
+        size_metric("indexed_chars", "indexed", size.indexed_chars, "characters", title="indexed chars"),
+        count_metric(
+            "evidence_exists",
+            "exists",
+            coverage.evidence_exists,
+            "questions",
+            "higher",
+            family="coverage",
+            title="evidence exists",
+        ),
+        count_metric(
+            "lost", "lost", coverage.lost, "questions", "lower", family="coverage", title="lost (evidence cut)"
+        ),
+        count_metric("doc_hits", "doc hits", coverage.doc_hit, "questions", "higher", family="coverage"),
+        count_metric("complete", "complete", coverage.complete, "questions", "higher", family="coverage", tested=True),
+        rank_metric("recall", 5, "R@5", rank.recall_at),
+        rank_metric("recall", 20, "R@20", rank.recall_at),
+        rank_metric("mrr", 10, "MRR@10", rank.reciprocal_rank),
+        rank_metric("ndcg", 10, "nDCG@10", rank.ndcg_single),
+        count_metric(
+            "sent_chars", "sent", delivery.sent_chars, "characters", None, family="delivery", title="sent chars"
+        ),
+        count_metric(
+            "duplicate_chars",
+            "dup",
+            delivery.duplicate_chars,
+            "characters",
+            "lower",
+            family="delivery",
+            title="re-sent chars",
+        ),
+    )
+)
+"""Every metric, in the order of the JSON summary."""
