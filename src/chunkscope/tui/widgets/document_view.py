@@ -24,7 +24,7 @@ from typing import ClassVar
 import numpy as np
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -34,6 +34,7 @@ from textual.strip import Strip
 from chunkscope.analysis.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import WrappedText, rewrap_text, visible, wrap_text
 from chunkscope.tui.widgets._marked_text import (
     DELIVERED,
@@ -118,34 +119,7 @@ class DocumentView(ScrollView, can_focus=True):
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", "Scroll up", show=False, id="document.scroll-up", tooltip="Scroll up a line"),
-        Binding(
-            "down", "scroll_down", "Scroll down", show=False, id="document.scroll-down", tooltip="Scroll down a line"
-        ),
-        Binding("pageup", "page_up", "Page up", show=False, id="document.page-up", tooltip="Scroll up a page"),
-        Binding(
-            "pagedown", "page_down", "Page down", show=False, id="document.page-down", tooltip="Scroll down a page"
-        ),
-        Binding("home", "scroll_home", "Top", show=False, id="document.top", tooltip="Go to the start"),
-        Binding("end", "scroll_end", "Bottom", show=False, id="document.bottom", tooltip="Go to the end"),
-        Binding(
-            "]",
-            "next_mark",
-            "Next gold/cut",
-            show=False,
-            id="document.next-mark",
-            tooltip="Scroll to the next gold span or cut marker",
-        ),
-        Binding(
-            "[",
-            "previous_mark",
-            "Previous gold/cut",
-            show=False,
-            id="document.previous-mark",
-            tooltip="Scroll to the previous gold span or cut marker",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.DOCUMENT)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "document-view--chunk-even",

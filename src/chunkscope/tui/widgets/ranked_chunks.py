@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from rich.segment import Segment
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -32,6 +32,7 @@ from textual.strip import Strip
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import delivery_decisions
 from chunkscope.results import Config, DeliveryDecisions, QuestionResult, RankedChunk
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import truncate
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
@@ -51,49 +52,7 @@ class RankedChunksView(ScrollView, can_focus=True):
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "down",
-            "next_hit",
-            "Next hit",
-            show=False,
-            id="ranked.next-hit",
-            tooltip="Move to the next ranked chunk; the document view follows",
-        ),
-        Binding(
-            "up",
-            "previous_hit",
-            "Previous hit",
-            show=False,
-            id="ranked.previous-hit",
-            tooltip="Move to the previous ranked chunk; the document view follows",
-        ),
-        Binding("home", "first_hit", "First hit", show=False, id="ranked.first-hit", tooltip="Move to rank 1"),
-        Binding(
-            "end",
-            "last_hit",
-            "Last hit",
-            show=False,
-            id="ranked.last-hit",
-            tooltip="Move to the last ranked chunk shown",
-        ),
-        Binding(
-            "pagedown",
-            "page_down",
-            "Page down",
-            show=False,
-            id="ranked.page-down",
-            tooltip="Scroll the ranked chunks down a page",
-        ),
-        Binding(
-            "pageup",
-            "page_up",
-            "Page up",
-            show=False,
-            id="ranked.page-up",
-            tooltip="Scroll the ranked chunks up a page",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.RANKED)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "ranked-chunks--rank",
