@@ -14,7 +14,9 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.cli import eval_cmd
 from chunkscope.cli.common import EXIT_INPUT, report_error
+from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
 from chunkscope.errors import ChunkscopeError
+from chunkscope.io.streams import GuardedStream
 
 COMMANDS = (eval_cmd,)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
@@ -45,10 +47,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not arguments:
         arguments = ["inspect"]
     parser = build_parser()
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_INPUT
+    with guarded_streams() as (stdout, _), cleanup_on_sigterm(), one_line_warnings():
+        args = parser.parse_args(arguments)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_INPUT
+        if args.command != "inspect":  # the inspector owns the terminal and its own streams
+            return _stdout_checked(_run(args), stdout)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.run(args)
     except (ChunkscopeError, ValueError) as exc:
@@ -58,6 +67,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return code
+
+
+def _stdout_checked(code: int, stdout: GuardedStream) -> int:
+    """``code``, unless standard output could not be written (a full disk, an I/O error): then exit 2.
+
+    A reader that went away (``| head``) is no failure: the exit code stays the command's.
+    """
+    stdout.flush()
+    if stdout.failure is None:
+        return code
+    reason = stdout.failure.strerror or str(stdout.failure)
+    print(f"chunkscope: error: cannot write to standard output: {reason}", file=sys.stderr)
+    return EXIT_INPUT
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from chunkscope import __version__
 from chunkscope.analysis.compare import METRICS, NOT_SIGNIFICANT_NOTE, STATES, Comparison, ComparisonSet, MetricTest
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
 from chunkscope.io.dataset import Dataset
-from chunkscope.reports.eval import config_dict, provenance
+from chunkscope.reports.eval import config_dict, inline, provenance
 from chunkscope.results import Config, ConfigResult
 
 METRIC_LABELS = {
@@ -258,8 +258,8 @@ def markdown_moved(comparison: Comparison, limit: int) -> list[str]:
     lines = ["| question | rank A | rank B | state | cause |", "|---|---:|---:|---|---|"]
     for move in moved[:limit]:
         lines.append(
-            f"| {move.question_id} | {move.rank_a or '–'} | {move.rank_b or '–'} | {move.state_a} → {move.state_b} | "
-            f"{move.cause_a.value} → {move.cause_b.value} |"
+            f"| {inline(move.question_id)} | {move.rank_a or '–'} | {move.rank_b or '–'} | "
+            f"{move.state_a} → {move.state_b} | {move.cause_a.value} → {move.cause_b.value} |"
         )
     if len(moved) > limit:
         lines.append(f"| … {len(moved) - limit} more | | | | |")

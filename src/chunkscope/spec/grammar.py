@@ -16,7 +16,8 @@ A strategy may mark its first field ``positional`` (field metadata
 ``{"positional": True}``): its value may then come first without ``KEY=``, as
 in ``rrf:bm25+dense,k=60``. Inside a ``+``-list an unquoted atom also ends at
 ``+``. A double-quoted atom (``"query: "``, with ``\\"`` and ``\\\\`` escapes)
-is taken literally: spaces, commas and ``none`` included.
+is taken literally: spaces, commas and ``none`` included. Specs nest at most
+:data:`MAX_DEPTH` (32) levels deep.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from typing import Any, Generic, TypeVar
 from chunkscope.errors import SpecError
 
 T = TypeVar("T")
+
+MAX_DEPTH = 32
+"""How deeply specs may nest (``rrf:bm25+(rrf:...)``, ``parent:child=(parent:...)``): deeper is a SpecError."""
 
 
 class Registry(Generic[T]):
@@ -135,6 +139,8 @@ class _Parser:
         self.text = text.strip()
         self.pos = 0
         self.root = root
+        self.depth = 0
+        """Nested specs open around the current position."""
 
     def fail(self, message: str) -> SpecError:
         return SpecError(f"in {self.root.kind} spec '{self.text}': {message}")
@@ -241,6 +247,16 @@ class _Parser:
         raise self.fail(f"unterminated quote starting at position {start}")
 
     def parse_nested(self, reg: Registry[Any], in_list: bool = False) -> Any:
+        if self.depth >= MAX_DEPTH:
+            shown = self.text if len(self.text) <= 80 else self.text[:79] + "…"
+            raise SpecError(f"in {self.root.kind} spec '{shown}': specs nest at most {MAX_DEPTH} levels deep")
+        self.depth += 1
+        try:
+            return self._parse_nested(reg, in_list)
+        finally:
+            self.depth -= 1
+
+    def _parse_nested(self, reg: Registry[Any], in_list: bool = False) -> Any:
         if self.peek() == "(":
             self.pos += 1
             value = self.parse_spec(reg)
