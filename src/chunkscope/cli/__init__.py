@@ -1,7 +1,10 @@
 """The ``chunkscope`` command: a thin layer over the core.
 
 Data goes to stdout, diagnostics to stderr. Bad input exits with code 2 and a
-one-line message; a failed CI gate exits with 1.
+one-line message; a failed CI gate exits with 1. The streams never end a command
+in a traceback (:mod:`chunkscope.cli.process`): a reader that goes away ends the
+output quietly and leaves the exit code to the command; a stdout that cannot be
+written (a full disk) is one error line and exit 2.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from chunkscope.io.questions import load_questions
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
 
+__all__ = ["Dataset", "load_dataset", "sample_paths"]
+
 
 def load_dataset(
     corpus: str | Path | None = None,
