@@ -157,3 +157,21 @@ def test_the_guard_discards_output_of_a_stream_closed_at_start() -> None:
     guard = GuardedStream(None)
     assert guard.write("table") == 5
     assert not guard.isatty() and guard.failure is None
+
+
+class AsciiOnly(io.StringIO):
+    """A stream that cannot be reconfigured and holds only ASCII."""
+
+    encoding = "ascii"
+
+    def write(self, text: str) -> int:
+        text.encode("ascii")
+        return super().write(text)
+
+
+def test_the_guard_escapes_what_a_stream_that_stays_ascii_cannot_hold() -> None:
+    inner = AsciiOnly()
+    guard = GuardedStream(inner)
+    guard.write("a · b")
+    assert inner.getvalue() == "a \\xb7 b"
+    assert guard.failure is None

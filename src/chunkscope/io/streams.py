@@ -48,7 +48,7 @@ class GuardedStream(io.TextIOBase):
 
     def write(self, text: str) -> int:
         if not self.stopped:
-            self._guard(lambda inner: inner.write(text))
+            self._guard(lambda inner: _write_escaped(inner, text))
         return len(text)
 
     def flush(self) -> None:
@@ -91,6 +91,15 @@ class GuardedStream(io.TextIOBase):
             os.dup2(null, descriptor)
         finally:
             os.close(null)
+
+
+def _write_escaped(stream: TextIO, text: str) -> None:
+    """Write ``text``; what a stream that could not become UTF-8 cannot encode goes as backslash escapes."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "ascii"
+        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
 
 
 def utf8_stream(stream: TextIO) -> TextIO:

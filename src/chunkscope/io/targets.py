@@ -21,7 +21,6 @@ OSError.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import re
 import socket
@@ -131,10 +130,14 @@ def target_problem(path: str) -> str | None:
 def _descriptor_problem(descriptor: int) -> str | None:
     name = "standard output" if descriptor == 1 else f"descriptor {descriptor}"
     try:
-        flags = fcntl.fcntl(descriptor, fcntl.F_GETFL)
+        os.fstat(descriptor)
     except OSError:
         return f"{name} is closed"
-    if flags & os.O_ACCMODE == os.O_RDONLY:
+    try:
+        import fcntl  # POSIX only: elsewhere the access mode is not checked in advance
+    except ImportError:
+        return None
+    if fcntl.fcntl(descriptor, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
         return f"{name} is open for reading only"
     return None
 
@@ -197,7 +200,7 @@ def _write_descriptor(descriptor: int, data: bytes) -> None:
 
 def _write_stream(path: str, data: bytes) -> None:
     # No O_CREAT: if the device or FIFO vanished since the check, fail rather than create a regular file.
-    descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY)
+    descriptor = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
     with open(descriptor, "wb") as handle:
         handle.write(data)
 

@@ -26,7 +26,7 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
     kind = f" {what}" if what else ""
     try:
         # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
         with open(descriptor, "rb") as handle:
             mode = os.fstat(descriptor).st_mode
             if stat.S_ISDIR(mode):
@@ -43,6 +43,10 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(str(path), f"not valid UTF-8 (byte {exc.start})", line=line) from None
     return text, hashlib.sha256(raw).hexdigest()
+
+
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+"""Open flags so that a FIFO without a writer (or a terminal) cannot block or take over."""
 
 
 def non_regular_kind(mode: int) -> str | None:
@@ -72,22 +76,15 @@ def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
     than Python converts (``sys.get_int_max_str_digits()``, 4,300 digits) is refused
     naming its field.
     """
-    huge: list[int] = []
     try:
-        value = json.loads(text, parse_int=lambda digits: _parse_int(digits, huge))
+        value = json.loads(text)
     except json.JSONDecodeError as exc:
         where = line if line is not None else exc.lineno
         raise InputError(str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", line=where) from None
     except RecursionError:
         raise InputError(str(path), "invalid JSON: nested too deeply", line=line) from None
-    if huge:
-        limit = sys.get_int_max_str_digits()
-        raise InputError(
-            str(path),
-            f"a number of {huge[0]:,} digits (at most {limit:,} are read)",
-            line=line,
-            field=_huge_number_field(value),
-        )
+    except ValueError as exc:  # an integer beyond the digit limit; json names no position, so parse again
+        raise _huge_number_error(path, text, line, exc) from None
     if _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -96,6 +93,21 @@ def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
                 str(path), "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff)", line=line
             ) from None
     return value
+
+
+def _huge_number_error(path: str | Path, text: str, line: int | None, error: ValueError) -> InputError:
+    """The InputError for the first integer literal too long to convert, naming its field."""
+    huge: list[int] = []
+    value = json.loads(text, parse_int=lambda digits: _parse_int(digits, huge))
+    if not huge:  # some other conversion failed
+        return InputError(str(path), f"invalid JSON: {error}", line=line)
+    limit = sys.get_int_max_str_digits()
+    return InputError(
+        str(path),
+        f"a number of {huge[0]:,} digits (at most {limit:,} are read)",
+        line=line,
+        field=_huge_number_field(value),
+    )
 
 
 class _HugeNumber:
