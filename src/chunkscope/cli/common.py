@@ -14,10 +14,11 @@ from rich.progress import Progress
 
 from chunkscope.chunkers import parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker
+from chunkscope.cli.bounds import MAX_BUDGET, MAX_TOP_K, bounded_int
 from chunkscope.errors import ChunkscopeError
-from chunkscope.io.atomic import write_atomic
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
 from chunkscope.io.outputs import input_conflict
+from chunkscope.io.targets import names_stdout, target_problem, write_report
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
@@ -109,8 +110,19 @@ def add_config_options(parser: argparse.ArgumentParser, many_chunkers: bool = Tr
 
 def add_delivery_options(group: Any) -> None:
     """--top-k, --budget, --overflow."""
-    group.add_argument("--top-k", type=positive_int, default=5, metavar="K", help="chunks delivered (default 5)")
-    group.add_argument("--budget", type=non_negative_int, metavar="CHARS", help="context budget in characters")
+    group.add_argument(
+        "--top-k",
+        type=bounded_int(1, MAX_TOP_K),
+        default=5,
+        metavar="K",
+        help=f"chunks delivered (default 5, at most {MAX_TOP_K:,})",
+    )
+    group.add_argument(
+        "--budget",
+        type=bounded_int(0, MAX_BUDGET),
+        metavar="CHARS",
+        help=f"context budget in characters (at most {MAX_BUDGET:,})",
+    )
     group.add_argument(
         "--overflow",
         choices=("stop", "skip", "truncate"),
@@ -219,11 +231,12 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         if not path:
             continue
         content = render()
-        if path == "-":
+        if names_stdout(path):
             sys.stdout.write(content)
+            sys.stdout.flush()
             continue
         try:
-            write_atomic(path, content)
+            write_report(path, content)
         except OSError as exc:
             raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
         print(f"wrote {path}", file=sys.stderr)
@@ -237,21 +250,24 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
 
     A report never replaces an input file (nor adds a document to the corpus
     directory), two reports never share a path, at most one goes to stdout, and
-    its directory must exist.
+    the target itself must be writable (:func:`chunkscope.io.targets.target_problem`).
     """
     requested: list[tuple[str, str]] = [
         (option, getattr(args, option)) for option in OUTPUT_OPTIONS if getattr(args, option, None) is not None
     ]
-    to_stdout = [f"--{option}" for option, path in requested if path == "-"]
+    to_stdout = [f"--{option}" for option, path in requested if names_stdout(path)]
     if len(to_stdout) > 1:
         raise ChunkscopeError(f"only one report can go to stdout ('-'): {' and '.join(to_stdout)} both ask for it")
     inputs = [Path(path) for path in input_paths(args, configs)]
     written: dict[Path, str] = {}
     for option, path in requested:
-        if path == "-":
-            continue
         if not path.strip():
             raise ChunkscopeError(f"--{option} needs a file path (or '-' for stdout)")
+        problem = target_problem(path)
+        if problem is not None:
+            raise ChunkscopeError(f"cannot write --{option} {path}: {problem}")
+        if names_stdout(path):
+            continue
         target = Path(path)
         key = target.resolve()
         if key in written:
@@ -261,11 +277,6 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
 
 
 def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> None:
-    if target.is_dir():
-        raise ChunkscopeError(f"cannot write --{option} {target}: it is a directory")
-    directory = target.parent
-    if not directory.is_dir():
-        raise ChunkscopeError(f"cannot write --{option} {target}: directory {directory} does not exist")
     conflict = input_conflict(target, inputs)
     if conflict is not None:
         raise ChunkscopeError(f"refusing to write --{option} {target}: {conflict}")
@@ -300,4 +311,4 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
 
 def stdout_is_data(args: argparse.Namespace) -> bool:
     """True when a report goes to stdout, so tables must go to stderr."""
-    return any(getattr(args, option, None) == "-" for option in ("json", "csv", "markdown"))
+    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown"))
