@@ -15,6 +15,7 @@ METRIC_POLICY: Mapping[str, Any] = {
         "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
         "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
     ),
+    "span_edges": ("a unit contains a gold span when it contains the span without its leading and trailing whitespace"),
     "cutoffs": {"recall": [5, 20], "mrr": 10, "ndcg": 10},
 }
 
