@@ -34,9 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _commands() -> tuple[Any, ...]:
-    from chunkscope.cli import compare_cmd, inspect_cmd, sweep_cmd
+    from chunkscope.cli import compare_cmd, gold_cmd, inspect_cmd, sweep_cmd
 
-    return (*COMMANDS, compare_cmd, sweep_cmd, inspect_cmd)
+    return (*COMMANDS, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

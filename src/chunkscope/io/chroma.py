@@ -109,7 +109,10 @@ class _ChromaBuilder:
         if question_id in self.ids:
             raise self.fail(line, "id", f"duplicate question id '{question_id}'")
         self.ids.add(question_id)
-        references = parse_json(self.path, row.get("references") or "", line)
+        try:
+            references = parse_json(self.path, row.get("references") or "", line)
+        except InputError as exc:
+            raise self.fail(line, "references", f"{exc.message} (expected a JSON list of references)") from None
         if not isinstance(references, list) or not references:
             raise self.fail(line, "references", "must be a non-empty JSON list of {content, start_index, end_index}")
         evidence = []
