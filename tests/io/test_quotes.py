@@ -172,3 +172,36 @@ def test_a_normalised_match_holds_text_that_normalises_to_the_quote(pieces: list
 
 def test_find_all_counts_overlapping_occurrences() -> None:
     assert find_all("aaaa", "aa") == [0, 1, 2]
+
+
+def _reference_normalisation(text: str) -> tuple[str, list[int], list[int]]:
+    """Cluster by cluster, no fast path: what ``normalize_with_map`` must equal."""
+    import unicodedata
+
+    from chunkscope.io.quotes import _FOLD
+
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    position = 0
+    while position < len(text):
+        end = position + 1
+        while end < len(text) and unicodedata.combining(text[end]):
+            end += 1
+        for character in unicodedata.normalize("NFKC", text[position:end]).translate(_FOLD):
+            if character.isspace() and out and out[-1] == " " and ends[-1] == position:
+                ends[-1] = end
+                continue
+            out.append(" " if character.isspace() else character)
+            starts.append(position)
+            ends.append(end)
+        position = end
+    return "".join(out), starts, ends
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES | st.text(max_size=3), max_size=40))
+def test_the_fast_path_equals_cluster_by_cluster_normalisation(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    normalized = normalize_with_map(text)
+    assert (normalized.text, list(normalized.starts), list(normalized.ends)) == _reference_normalisation(text)

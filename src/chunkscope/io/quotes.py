@@ -109,14 +109,42 @@ def normalize_with_map(text: str) -> NormalizedText:
     """Normalise ``text`` and keep, per output character, the original range it came from.
 
     NFKC is applied per cluster (a character and the combining marks after it), so
-    every output character maps back to whole original characters.
+    every output character maps back to whole original characters. Runs that NFKC
+    leaves as they are (most text) are copied in one step.
     """
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     position = 0
+    for special in _SPECIAL.finditer(text):
+        position = _copy(text, position, special.start(), out, starts, ends)
+        position = _clusters(text, max(position, special.start()), special.end(), out, starts, ends)
+    _copy(text, position, len(text), out, starts, ends)
+    return NormalizedText("".join(out), tuple(starts), tuple(ends))
+
+
+_SPECIAL = re.compile("[\\s" + re.escape("".join(chr(c) for c in _FOLD)) + "]+")
+"""Whitespace and the characters folded or dropped: what a stable run of text never holds."""
+
+
+def _copy(text: str, start: int, stop: int, out: list[str], starts: list[int], ends: list[int]) -> int:
+    """Append ``text[start:stop]``, unchanged when NFKC keeps it; return where the next character starts."""
+    if start >= stop:
+        return start
+    run = text[start:stop]
+    if run.isascii() or (unicodedata.is_normalized("NFKC", run) and not unicodedata.combining(run[0])):
+        out.append(run)
+        starts.extend(range(start, stop))
+        ends.extend(range(start + 1, stop + 1))
+        return stop
+    return _clusters(text, start, stop, out, starts, ends)
+
+
+def _clusters(text: str, start: int, stop: int, out: list[str], starts: list[int], ends: list[int]) -> int:
+    """Normalise the clusters that begin in ``[start, stop)``; return the end of the last one."""
+    position = start
     length = len(text)
-    while position < length:
+    while position < stop:
         end = position + 1
         while end < length and unicodedata.combining(text[end]):
             end += 1
@@ -124,7 +152,7 @@ def normalize_with_map(text: str) -> NormalizedText:
         piece = (cluster if cluster.isascii() else unicodedata.normalize("NFKC", cluster)).translate(_FOLD)
         for character in piece:
             if character.isspace():
-                if out and out[-1] == " " and ends[-1] == position:
+                if out and out[-1][-1] == " " and ends[-1] == position:
                     ends[-1] = end  # extend the space of the run
                     continue
                 character = " "
@@ -132,7 +160,7 @@ def normalize_with_map(text: str) -> NormalizedText:
             starts.append(position)
             ends.append(end)
         position = end
-    return NormalizedText("".join(out), tuple(starts), tuple(ends))
+    return position
 
 
 # ------------------------------------------------------------------ the ladder
