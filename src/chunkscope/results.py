@@ -295,6 +295,9 @@ class QuestionResult:
     """Parent-child chunking only, per required item: ``child`` when a delivered hit's own
     (child) chunk contains an alternative, ``parent`` when only the delivered parents do,
     ``none`` when the item was not delivered. Empty for other chunkers."""
+    gold_match: tuple[tuple[str, ...], ...] = ()
+    """Per required item, how each alternative gold span was located (``exact``, ``normalized``,
+    ``fuzzy 0.93``); empty when every span was given exactly."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)

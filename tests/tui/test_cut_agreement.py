@@ -16,7 +16,8 @@ from chunkscope.reports.casefile import case_file
 from chunkscope.tui.widgets._marked_text import marker_glyphs
 from chunkscope.tui.widgets.ranked_rows import detail_lines
 
-DOC = Document("d", " ".join(f"w{i:03d}" for i in range(60)))
+# Words joined by "." (not spaces): the spans end on separators that the edge-whitespace rule leaves alone.
+DOC = Document("d", ".".join(f"w{i:03d}" for i in range(60)))
 QUESTION = Question(
     "q1", "w009 w017 w025 w035", (EvidenceItem((Span("d", 40, 90),)), EvidenceItem((Span("d", 90, 160),)))
 )

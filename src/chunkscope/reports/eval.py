@@ -50,6 +50,7 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         "complete": result.complete,
         "covered": list(result.covered),
         **({"attribution": list(result.attribution)} if result.attribution else {}),
+        **({"gold_match": [list(labels) for labels in result.gold_match]} if result.gold_match else {}),
         "sent_chars": result.sent_chars,
         "duplicate_chars": result.duplicate_chars,
         "ranked": [_ranked_dict(hit) for hit in result.ranked],
