@@ -50,7 +50,7 @@ class ImportedChunker:
         chunking = read_chunks(self.path, corpus, self.format, self.doc_key, self.offset_unit)
         if not chunking.units:
             problems = chunking.imported.total if chunking.imported else 0
-            reason = f"none of its {problems} chunks could be placed" if problems else "it lists no chunks"
+            reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
             raise InputError(self.path, f"the chunking is empty: {reason}")
         return chunking
 

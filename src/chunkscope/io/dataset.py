@@ -6,6 +6,7 @@ from pathlib import Path
 
 from chunkscope.errors import InputError
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
@@ -19,12 +20,16 @@ def load_dataset(
     questions: str | Path | None = None,
     squad: str | Path | None = None,
     squad_answers: str = "first",
+    questions_offset_unit: OffsetUnit = "codepoint",
 ) -> Dataset:
-    """Load either a corpus + questions pair or a SQuAD file (the bundled sample when none)."""
+    """Load either a corpus + questions pair or a SQuAD file (the bundled sample when none).
+
+    ``questions_offset_unit`` is what the evidence offsets (or SQuAD ``answer_start``) count.
+    """
     if squad is not None:
         if corpus is not None or questions is not None:
             raise InputError(str(squad), "give either --squad or --corpus/--questions, not both")
-        return load_squad(squad, squad_answers)
+        return load_squad(squad, squad_answers, questions_offset_unit)
     name = None
     if corpus is None and questions is None:
         corpus, questions = sample_paths()
@@ -33,7 +38,7 @@ def load_dataset(
         missing = "--questions" if questions is None else "--corpus"
         raise InputError(str(corpus or questions), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
-    question_set, question_source = load_questions(questions, loaded_corpus)
+    question_set, question_source = load_questions(questions, loaded_corpus, questions_offset_unit)
     return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
 
 

@@ -14,10 +14,13 @@ character, or between the halves of a surrogate pair) has no code-point equivale
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
+
+from chunkscope.errors import InputError
+from chunkscope.model import Corpus
 
 OffsetUnit = Literal["codepoint", "utf8", "utf16"]
 """``codepoint``: Python string indices; ``utf8``: bytes of the UTF-8 encoding; ``utf16``: UTF-16 code units."""
@@ -128,3 +131,43 @@ class DocumentOffsets:
         if converter is None:
             converter = self._by_text[text] = UnitOffsets(text, self.unit)
         return converter
+
+
+def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int]) -> Any:
+    """A question's ``evidence`` list with every span's ``start``/``end`` converted from ``offsets.unit``.
+
+    Only well-formed spans (a known ``doc`` and integer offsets inside it) are converted; anything
+    else is returned as it is, for the question loader to report. An offset inside a character is an
+    InputError naming the file, line and field.
+    """
+    if not isinstance(items, list):
+        return items
+    return [_item_in_codepoints(item, corpus, offsets, where, f"evidence[{i}]") for i, item in enumerate(items)]
+
+
+def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int], name: str) -> Any:
+    if not isinstance(item, dict):
+        return item
+    if isinstance(item.get("any"), list):
+        alternatives = item["any"]
+        return {
+            **item,
+            "any": [
+                _item_in_codepoints(alternative, corpus, offsets, where, f"{name}.any[{i}]")
+                for i, alternative in enumerate(alternatives)
+            ],
+        }
+    document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
+    if document is None:
+        return item
+    converter = offsets.of(document.text)
+    converted = dict(item)
+    for key in ("start", "end"):
+        value = item.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        try:
+            converted[key] = converter.to_codepoint(value)
+        except OffsetError as exc:
+            raise InputError(where[0], str(exc), line=where[1], field=f"{name}.{key}") from None
+    return converted

@@ -8,14 +8,21 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import field_value, jsonl_records, read_text, record_id, shorten, times
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
 
-def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, SourceFile]:
-    """Load questions JSONL and resolve every evidence item against the corpus."""
+def load_questions(
+    path: str | Path, corpus: Corpus, offset_unit: OffsetUnit = "codepoint"
+) -> tuple[QuestionSet, SourceFile]:
+    """Load questions JSONL and resolve every evidence item against the corpus.
+
+    ``offset_unit`` is what the file's ``start``/``end`` count; they are converted to code points first.
+    """
     path = Path(path)
+    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
     if not path.exists():
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
@@ -28,6 +35,8 @@ def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, Sourc
         if not query.strip():
             raise InputError(str(path), "must not be empty", line=number, field="query")
         items = field_value(record, "evidence", list, where)
+        if offsets is not None:
+            items = evidence_in_codepoints(items, corpus, offsets, where)
         if not items:
             raise InputError(str(path), "needs at least one evidence item", line=number, field="evidence")
         tags = record.get("tags", [])
