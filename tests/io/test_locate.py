@@ -24,7 +24,7 @@ def brute_force(text: str, pieces: list[Piece]) -> list[Placement]:
     consistent = []
     for choice in itertools.product(*(options[i] for i in present)):
         spans = [(start, start + len(pieces[i].text)) for i, start in zip(present, choice, strict=True)]
-        if all(a[0] < b[0] and a[1] <= b[1] for a, b in itertools.pairwise(spans)):
+        if all(a[0] < b[0] and a[1] < b[1] for a, b in itertools.pairwise(spans)):
             consistent.append(dict(zip(present, choice, strict=True)))
     if not consistent:
         return [alone(text, piece, found) for piece, found in zip(pieces, options, strict=True)]

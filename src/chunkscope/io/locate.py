@@ -5,8 +5,10 @@ occurs more than once needs something else to choose. For the chunks of one docu
 something is their order: a splitter emits chunks front to back, so in file order
 
 - each chunk starts after the previous one starts (starts strictly increase), and
-- overlaps it by at most its own length: it ends no earlier than the previous one ends
-  (a chunk never lies inside its predecessor).
+- ends after the previous one ends (ends strictly increase): it overlaps the previous chunk by
+  less than its own length, so it adds text and never lies inside its predecessor, not even as
+  its suffix. Splitters always add text; a forward search that ignores this is what puts a short
+  chunk inside the chunk before it.
 
 :func:`place_in_order` considers every *placement*: each chunk put at one occurrence of its text
 (a chunk whose text does not occur is left out and does not constrain the others), such that
@@ -166,9 +168,9 @@ def _status(starts: tuple[int, ...], claimed: int | None) -> Placement:
 def _step(previous: _Layer, current: _Layer) -> int:
     """The largest ``previous`` start minus a ``current`` start that keeps both order rules.
 
-    ``q`` (previous) may precede ``p`` (current) when ``q < p`` and ``q + previous.length <= p + current.length``.
+    ``q`` (previous) may precede ``p`` (current) when ``q < p`` and ``q + previous.length < p + current.length``.
     """
-    return min(-1, current.length - previous.length)
+    return min(0, current.length - previous.length) - 1
 
 
 def _forward(layers: list[_Layer]) -> tuple[int, int] | None:
