@@ -70,7 +70,6 @@ def read_chunks(
     for chunk in dump.chunks:
         by_doc.setdefault(resolver.resolve(path, chunk), []).append(chunk)
     offsets = DocumentOffsets(check_unit(offset_unit))
-    order = {document.id: position for position, document in enumerate(corpus.documents)}
     units: list[Chunk] = []
     counts = {"exact": 0, "relocated": 0}
     unplaced: list[UnplacedChunk] = []
@@ -81,6 +80,7 @@ def read_chunks(
         if not chunks:
             continue
         pieces = [_piece(path, chunk, document, offsets) for chunk in chunks]
+        document_units: list[Chunk] = []
         placed = place_in_order(document.text, pieces)
         if placed.order_break is not None:
             unordered.append(document.id)
@@ -97,10 +97,17 @@ def read_chunks(
             counts[placement.status] += 1
             start = placement.start
             end = start + len(piece.text)
-            units.append(Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section))
-    units.sort(key=lambda unit: (order[unit.doc], unit.start, unit.end))
+            document_units.append(
+                Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section)
+            )
+        document_units.sort(key=_position)
+        units.extend(document_units)
     summary = ChunkImport(path, dump.format, counts["exact"], counts["relocated"], tuple(unplaced), tuple(unordered))
     return Chunking(tuple(units), None, tuple(problems), summary)
+
+
+def _position(unit: Chunk) -> tuple[int, int]:
+    return unit.start, unit.end
 
 
 def _check_unique_ids(dump: Dump) -> None:

@@ -11,11 +11,11 @@ import sys
 from collections.abc import Sequence
 
 from chunkscope import __version__
-from chunkscope.cli import compare_cmd, eval_cmd, inspect_cmd, sweep_cmd
+from chunkscope.cli import chunks_cmd, compare_cmd, eval_cmd, inspect_cmd, sweep_cmd
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.errors import ChunkscopeError
 
-COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd)
+COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, chunks_cmd)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 

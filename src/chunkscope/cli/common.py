@@ -287,7 +287,7 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         print(f"wrote {path}", file=sys.stderr)
 
 
-OUTPUT_OPTIONS = ("json", "csv", "markdown")
+OUTPUT_OPTIONS = ("json", "csv", "markdown", "out")
 
 
 def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:

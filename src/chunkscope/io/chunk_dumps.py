@@ -22,13 +22,16 @@ imported chunker's job (``chunkers.imported``, with ``io.locate``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.text import parse_json, read_text, reject_bom
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 from chunkscope.model import Corpus
 
 FORMATS = ("chunkscope", "langchain", "llamaindex", "chonkie")
@@ -118,7 +121,7 @@ def _items(path: str, content: str) -> tuple[list[_Item], bool]:
     whole = _one_value(content) if stripped.startswith("{") else None
     if isinstance(whole, dict) and "docstore/data" in whole:
         return _docstore_items(path, whole), True
-    return list(_jsonl_items(path, content)), False
+    return _jsonl_items(path, content), False
 
 
 def _one_value(content: str) -> Any:
@@ -129,16 +132,27 @@ def _one_value(content: str) -> Any:
         return None
 
 
-def _jsonl_items(path: str, content: str) -> Iterator[_Item]:
-    position = 0
+def _jsonl_items(path: str, content: str) -> list[_Item]:
+    # The decoder's raw_decode skips json.loads' per-call overhead; anything it does not take whole (invalid
+    # JSON, more than one value, a surrogate escape) goes through parse_json, which reports it with its line.
+    decode = json.JSONDecoder().raw_decode
+    careful = _SURROGATE_ESCAPE.search(content) is not None
+    items = []
     for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
-        value = parse_json(path, line, number)
+        stripped = line.strip(" \t\r")  # JSON's own whitespace
+        value: Any = None
+        try:
+            value, end = decode(stripped)
+        except (json.JSONDecodeError, RecursionError):
+            end = -1
+        if careful or end != len(stripped):
+            value = parse_json(path, line, number)
         if not isinstance(value, dict):
             raise InputError(path, "each line must be a JSON object", line=number)
-        yield _Item(value, number, "", position)
-        position += 1
+        items.append(_Item(value, number, "", len(items)))
+    return items
 
 
 def _array_items(path: str, content: str) -> list[_Item]:
@@ -402,7 +416,10 @@ class _Fields:
         """The value at the dotted ``doc_key`` (None when there is no key: the corpus's only document)."""
         if doc_key is None:
             return None
-        value: Any = record
+        value: Any = record.get(doc_key) if "." not in doc_key else None
+        if isinstance(value, str) and value:
+            return value
+        value = record
         for part in doc_key.split("."):
             if not isinstance(value, dict) or part not in value:
                 raise self.error("missing (the document key; choose another with --chunks-doc-key)", doc_key)

@@ -141,6 +141,9 @@ def place_in_order(text: str, pieces: Sequence[Piece]) -> OrderedPlacement:
     _backward(layers)
     best = max(layers[-1].forward) if layers else 0
     for layer in layers:
+        if len(layer.starts) == 1:  # on every placement, so on the best ones
+            results[layer.piece] = _status(tuple(layer.starts), pieces[layer.piece].claimed)
+            continue
         starts = tuple(
             start
             for start, kept, forward, backward in zip(
@@ -181,12 +184,16 @@ def _forward(layers: list[_Layer]) -> tuple[int, int] | None:
             continue
         previous = layers[k - 1]
         step = _step(previous, layer)
-        prefix_best = _running_max(previous.forward)
-        forward = []
-        for start, kept in zip(layer.starts, layer.kept, strict=True):
-            last = bisect.bisect_right(previous.starts, start + step) - 1
-            reachable = prefix_best[last] if last >= 0 else _UNREACHABLE
-            forward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)
+        if len(previous.starts) == 1:  # the common case: one occurrence before, no search needed
+            (before,), (score,) = previous.starts, previous.forward
+            forward = [score + kept if before <= start + step else _UNREACHABLE for start, kept in zip(layer.starts, layer.kept)]
+        else:
+            prefix_best = _running_max(previous.forward)
+            forward = []
+            for start, kept in zip(layer.starts, layer.kept):
+                last = bisect.bisect_right(previous.starts, start + step) - 1
+                reachable = prefix_best[last] if last >= 0 else _UNREACHABLE
+                forward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)
         if all(score == _UNREACHABLE for score in forward):
             return layer.piece, previous.piece
         layer.forward = forward
@@ -202,12 +209,19 @@ def _backward(layers: list[_Layer]) -> None:
             continue
         following = layers[k + 1]
         step = _step(layer, following)
-        suffix_best = _running_max(following.backward[::-1])[::-1]
-        backward = []
-        for start, kept in zip(layer.starts, layer.kept, strict=True):
-            first = bisect.bisect_left(following.starts, start - step)
-            reachable = suffix_best[first] if first < len(following.starts) else _UNREACHABLE
-            backward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)
+        if len(following.starts) == 1:
+            (after,), (score,) = following.starts, following.backward
+            backward = [
+                score + kept if score != _UNREACHABLE and start <= after + step else _UNREACHABLE
+                for start, kept in zip(layer.starts, layer.kept)
+            ]
+        else:
+            suffix_best = _running_max(following.backward[::-1])[::-1]
+            backward = []
+            for start, kept in zip(layer.starts, layer.kept):
+                first = bisect.bisect_left(following.starts, start - step)
+                reachable = suffix_best[first] if first < len(following.starts) else _UNREACHABLE
+                backward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)
         layer.backward = backward
 
 
