@@ -45,13 +45,17 @@ def main() -> int:
         return 2
     corpus = load_squad(JSQUAD).corpus
     failed = False
-    print(f"{'chunker':<28} {'chunks':>7} {'median s':>9} {'exact':>6} {'relocated':>9} {'ambiguous':>9} {'missing':>7}")
+    print(
+        f"{'chunker':<28} {'chunks':>7} {'median s':>9} {'exact':>6} {'relocated':>9} {'ambiguous':>9} {'missing':>7}"
+    )
     with tempfile.TemporaryDirectory() as directory:
         for spec in SPECS:
             units = chunk_corpus(parse_chunker(spec), corpus).units
             dump = Path(directory) / "dump.jsonl"
             dump.write_text(
-                "".join(json.dumps({"id": u.id, "doc": u.doc, "text": u.text}, ensure_ascii=False) + "\n" for u in units),
+                "".join(
+                    json.dumps({"id": u.id, "doc": u.doc, "text": u.text}, ensure_ascii=False) + "\n" for u in units
+                ),
                 encoding="utf-8",
             )
             times = []

@@ -222,3 +222,32 @@ def test_imported_chunks_and_run_reproduce_hand_computed_metrics(tmp_path: Path)
     assert dict(summary.rank_buckets) == {"1": 1, "2-5": 3, "6-20": 1, "miss": 2}
     # MRR@10 = (1/3 + 0 + 1/7 + 0 + 1/3 + 1/3 + 1) / 7 = 15/49
     assert summary["mrr_at_10"] == pytest.approx(15 / 49)
+
+
+def forward_search(text: str, bodies: list[str]) -> list[int]:
+    """The rule this replaces: each text searched forward from the previous chunk's start."""
+    starts, previous = [], (0, 0)
+    for body in bodies:
+        found = text.find(body, previous[0])
+        if (found, found + len(body)) == previous:
+            found = text.find(body, found + 1)
+        starts.append(found)
+        if found >= 0:
+            previous = (found, found + len(body))
+    return starts
+
+
+def test_recursive_chunks_of_repeated_passages_imported_by_text_are_placed_exactly(tmp_path: Path) -> None:
+    # a paragraph often repeats the end of the one before it, as boilerplate does
+    pairs = [("Fees apply. See the refund table.", "See the refund table."),
+             ("Keep the receipt. Contact support.", "Contact support.")]  # fmt: skip
+    text = "\n\n".join(f"Item {i}.\n\n{pairs[i % 2][0]}\n\n{pairs[i % 2][1]}" for i in range(30))
+    corpus = Corpus((Document("D", text),))
+    chunks = chunk_corpus(parse_chunker("recursive:size=40"), corpus).units
+    bodies = [chunk.text for chunk in chunks]
+    # the old rule misplaces some of these chunks (inside their predecessor); the order places every one
+    assert forward_search(text, bodies) != [chunk.start for chunk in chunks]
+    path = write_jsonl(tmp_path / "c.jsonl", [{"id": c.id, "doc": "D", "text": c.text} for c in chunks])
+    chunking = read_chunks(path, corpus)
+    assert [(c.id, c.start, c.end) for c in chunking.units] == [(c.id, c.start, c.end) for c in chunks]
+    assert chunking.problems == ()

@@ -15,8 +15,8 @@ import pytest
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.chunkers.imported import read_chunks
 from chunkscope.errors import InputError, SpecError
-from chunkscope.io.corpus import load_corpus
 from chunkscope.io.chunk_dumps import read_dump
+from chunkscope.io.corpus import load_corpus
 from chunkscope.model import Corpus, Document
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "dumps"
@@ -83,7 +83,11 @@ def test_utf16_offsets_are_converted() -> None:
     ("unit", "end", "message"),
     [
         ("utf16", 100, r"offset 100 \(utf16\) falls between the halves of the surrogate pair of '😀' \(U\+1F600"),
-        ("utf8", 101, r"offset 101 \(utf8\) falls inside the multi-byte character '😀' \(U\+1F600, UTF-8 bytes 99..103\)"),
+        (
+            "utf8",
+            101,
+            r"offset 101 \(utf8\) falls inside the multi-byte character '😀' \(U\+1F600, UTF-8 bytes 99..103\)",
+        ),
     ],
 )
 def test_an_offset_inside_a_character_is_an_error(tmp_path: Path, unit: str, end: int, message: str) -> None:
@@ -122,7 +126,10 @@ def test_a_dump_of_no_known_format_says_what_was_tried(tmp_path: Path) -> None:
 
 def test_a_later_chunk_of_another_shape_names_its_line_and_field(tmp_path: Path) -> None:
     path = tmp_path / "dump.json"
-    records = [{"page_content": "Returns are free.", "metadata": {"source": "guide.md", "start_index": 0}}, {"text": "x"}]
+    records = [
+        {"page_content": "Returns are free.", "metadata": {"source": "guide.md", "start_index": 0}},
+        {"text": "x"},
+    ]
     path.write_text(json.dumps(records, indent=2), encoding="utf-8")
     with pytest.raises(InputError, match="missing") as caught:
         read_dump(str(path))
@@ -139,9 +146,7 @@ def test_a_later_chunk_of_another_shape_names_its_line_and_field(tmp_path: Path)
     ],
 )
 def test_document_references_match_by_path(tmp_path: Path, reference: str, expected: str) -> None:
-    corpus = Corpus(
-        (Document("en/guide.md", "alpha"), Document("ja/guide.md", "alpha"), Document("ja/faq.md", "beta"))
-    )
+    corpus = Corpus((Document("en/guide.md", "alpha"), Document("ja/guide.md", "alpha"), Document("ja/faq.md", "beta")))
     text = corpus.by_id[expected].text
     path = tmp_path / "dump.jsonl"
     path.write_text(json.dumps({"page_content": text, "metadata": {"source": reference}}) + "\n", encoding="utf-8")
@@ -153,6 +158,6 @@ def test_an_ambiguous_document_reference_is_an_error(tmp_path: Path) -> None:
     corpus = Corpus((Document("en/guide.md", "alpha"), Document("ja/guide.md", "alpha")))
     path = tmp_path / "dump.jsonl"
     path.write_text(json.dumps({"page_content": "alpha", "metadata": {"source": "guide.md"}}) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match="document 'guide.md' matches 2 corpus documents") as caught:
+    with pytest.raises(InputError, match=r"document 'guide\.md' matches 2 corpus documents") as caught:
         read_chunks(str(path), corpus)
     assert (caught.value.line, caught.value.field) == (1, "metadata.source")

@@ -58,7 +58,10 @@ def test_utf16_export_reads_back_in_utf16(tmp_path: Path, capsys: pytest.Capture
     )
     out = tmp_path / "chunks.jsonl"
     inputs = ["--corpus", str(corpus), "--questions", str(questions)]
-    assert main(["chunks", "fixed:size=8", "--corpus", str(corpus), "--out", str(out), "--report-offset-unit", "utf16"]) == 0
+    assert (
+        main(["chunks", "fixed:size=8", "--corpus", str(corpus), "--out", str(out), "--report-offset-unit", "utf16"])
+        == 0
+    )
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[1])
     assert (first["start"], first["end"]) == (9, 18)  # code points 8..16: after one emoji, and 16 after two
     capsys.readouterr()

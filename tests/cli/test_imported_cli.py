@@ -110,7 +110,10 @@ def test_compare_understands_bare_imported_and_run(files: dict[str, str], capsys
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert f"imported:path={files['chunks']},format=auto,doc_key=none,offset_unit=codepoint" in out and f"run:path={files['run']}" in out
+    assert (
+        f"imported:path={files['chunks']},format=auto,doc_key=none,offset_unit=codepoint" in out
+        and f"run:path={files['run']}" in out
+    )
 
 
 def test_sample_production_files(capsys: pytest.CaptureFixture[str]) -> None:

@@ -121,7 +121,9 @@ def test_matches_brute_force(data: st.DataObject) -> None:
     for _ in range(count):
         start = data.draw(st.integers(0, len(text) - 1))
         end = data.draw(st.integers(start + 1, min(len(text), start + 4)))
-        body = text[start:end] if data.draw(st.booleans()) else data.draw(st.text(alphabet="abc", min_size=1, max_size=3))
+        body = (
+            text[start:end] if data.draw(st.booleans()) else data.draw(st.text(alphabet="abc", min_size=1, max_size=3))
+        )
         claim = data.draw(st.one_of(st.none(), st.just(start), st.integers(-1, len(text))))
         fixed = data.draw(st.booleans()) and body == text[start:end]
         pieces.append(Piece(body, start if fixed else claim, fixed))

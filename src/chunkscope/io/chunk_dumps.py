@@ -30,9 +30,9 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.text import parse_json, read_text, reject_bom
+from chunkscope.model import Corpus
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
-from chunkscope.model import Corpus
 
 FORMATS = ("chunkscope", "langchain", "llamaindex", "chonkie")
 """Detected in this order; ``auto`` (the default) detects."""
@@ -120,6 +120,8 @@ def _items(path: str, content: str) -> tuple[list[_Item], bool]:
         return _array_items(path, content), False
     whole = _one_value(content) if stripped.startswith("{") else None
     if isinstance(whole, dict) and "docstore/data" in whole:
+        if _SURROGATE_ESCAPE.search(content):
+            parse_json(path, content)  # refuses a lone surrogate escape
         return _docstore_items(path, whole), True
     return _jsonl_items(path, content), False
 
@@ -137,7 +139,7 @@ def _jsonl_items(path: str, content: str) -> list[_Item]:
     # JSON, more than one value, a surrogate escape) goes through parse_json, which reports it with its line.
     decode = json.JSONDecoder().raw_decode
     careful = _SURROGATE_ESCAPE.search(content) is not None
-    items = []
+    items: list[_Item] = []
     for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
@@ -168,7 +170,9 @@ def _array_items(path: str, content: str) -> list[_Item]:
             return items
         value, end = decoder.raw_decode(content, index)
         if not isinstance(value, dict):
-            raise InputError(path, "each element of the array must be a JSON object", line=line, field=f"[{len(items)}]")
+            raise InputError(
+                path, "each element of the array must be a JSON object", line=line, field=f"[{len(items)}]"
+            )
         items.append(_Item(value, line, f"[{len(items)}].", len(items)))
         line += content.count("\n", index, end)
         index, line = _skip_space(content, end, line)
@@ -220,7 +224,9 @@ def _choose_format(path: str, first: _Item, format: str, docstore: bool) -> str:
             return name
     tried = "; ".join(f"{name}: {reason}" for name, reason in reasons.items())
     raise InputError(
-        path, f"the first chunk matches no chunks format (tried {tried}); or force one with --chunks-format", line=first.line
+        path,
+        f"the first chunk matches no chunks format (tried {tried}); or force one with --chunks-format",
+        line=first.line,
     )
 
 

@@ -92,7 +92,7 @@ def occurrences(text: str, needle: str) -> list[int]:
 
 def claim_holds(text: str, needle: str, claimed: int | None) -> bool:
     """True when ``needle`` stands in ``text`` at offset ``claimed``."""
-    return claimed is not None and 0 <= claimed and text.startswith(needle, claimed)
+    return claimed is not None and claimed >= 0 and text.startswith(needle, claimed)
 
 
 def place_one(text: str, needle: str, claimed: int | None = None) -> Placement:
@@ -144,14 +144,14 @@ def place_in_order(text: str, pieces: Sequence[Piece]) -> OrderedPlacement:
         if len(layer.starts) == 1:  # on every placement, so on the best ones
             results[layer.piece] = _status(tuple(layer.starts), pieces[layer.piece].claimed)
             continue
-        starts = tuple(
+        best_starts = tuple(
             start
             for start, kept, forward, backward in zip(
                 layer.starts, layer.kept, layer.forward, layer.backward, strict=True
             )
             if forward != _UNREACHABLE and backward != _UNREACHABLE and forward + backward - kept == best
         )
-        results[layer.piece] = _status(starts, pieces[layer.piece].claimed)
+        results[layer.piece] = _status(best_starts, pieces[layer.piece].claimed)
     return OrderedPlacement(tuple(result or Placement("not_found") for result in results))
 
 
@@ -186,11 +186,14 @@ def _forward(layers: list[_Layer]) -> tuple[int, int] | None:
         step = _step(previous, layer)
         if len(previous.starts) == 1:  # the common case: one occurrence before, no search needed
             (before,), (score,) = previous.starts, previous.forward
-            forward = [score + kept if before <= start + step else _UNREACHABLE for start, kept in zip(layer.starts, layer.kept)]
+            forward = [
+                score + kept if before <= start + step else _UNREACHABLE
+                for start, kept in zip(layer.starts, layer.kept, strict=True)
+            ]
         else:
             prefix_best = _running_max(previous.forward)
             forward = []
-            for start, kept in zip(layer.starts, layer.kept):
+            for start, kept in zip(layer.starts, layer.kept, strict=True):
                 last = bisect.bisect_right(previous.starts, start + step) - 1
                 reachable = prefix_best[last] if last >= 0 else _UNREACHABLE
                 forward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)
@@ -213,12 +216,12 @@ def _backward(layers: list[_Layer]) -> None:
             (after,), (score,) = following.starts, following.backward
             backward = [
                 score + kept if score != _UNREACHABLE and start <= after + step else _UNREACHABLE
-                for start, kept in zip(layer.starts, layer.kept)
+                for start, kept in zip(layer.starts, layer.kept, strict=True)
             ]
         else:
             suffix_best = _running_max(following.backward[::-1])[::-1]
             backward = []
-            for start, kept in zip(layer.starts, layer.kept):
+            for start, kept in zip(layer.starts, layer.kept, strict=True):
                 first = bisect.bisect_left(following.starts, start - step)
                 reachable = suffix_best[first] if first < len(following.starts) else _UNREACHABLE
                 backward.append(_UNREACHABLE if reachable == _UNREACHABLE else reachable + kept)

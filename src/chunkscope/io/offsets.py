@@ -91,9 +91,7 @@ class UnitOffsets:
         char = self.text[index]
         first, last = int(self._before[index]), int(self._before[index + 1])
         where = (
-            "between the halves of the surrogate pair of"
-            if self.unit == "utf16"
-            else "inside the multi-byte character"
+            "between the halves of the surrogate pair of" if self.unit == "utf16" else "inside the multi-byte character"
         )
         return (
             f"offset {offset} ({self.unit}) falls {where} {char!r} (U+{ord(char):04X}, "

@@ -92,9 +92,7 @@ def _ranked_dict(hit: Any) -> dict[str, Any]:
     return entry
 
 
-def config_dict(
-    result: ConfigResult, with_questions: bool = True, write: OffsetWriter | None = None
-) -> dict[str, Any]:
+def config_dict(result: ConfigResult, with_questions: bool = True, write: OffsetWriter | None = None) -> dict[str, Any]:
     """One configuration's result as plain JSON values (offsets in ``write``'s unit; code points by default).
 
     ``chunk_import`` is there only when the chunker read a dump.

@@ -88,7 +88,10 @@ def test_chunk_text_not_found_is_a_warning(files: dict[str, Path], capsys: pytes
     err = capsys.readouterr().err
     assert "Traceback" not in err
     assert f"chunkscope: warning: {files['chunks']}:4: chunk 'c4' text not found in 'd2'; left out" in err
-    assert f"chunkscope: chunks {files['chunks']} (chunkscope): 4 chunks: 3 exact, 0 relocated, 0 ambiguous, 1 not found" in err
+    assert (
+        f"chunkscope: chunks {files['chunks']} (chunkscope): 4 chunks: 3 exact, 0 relocated, 0 ambiguous, 1 not found"
+        in err
+    )
 
 
 def test_chunk_text_contradicting_its_offsets_is_relocated(
