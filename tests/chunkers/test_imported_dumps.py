@@ -15,7 +15,6 @@ import pytest
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.chunkers.imported import read_chunks
 from chunkscope.errors import InputError, SpecError
-from chunkscope.io.chunk_dumps import read_dump
 from chunkscope.io.corpus import load_corpus
 from chunkscope.model import Corpus, Document
 
@@ -109,31 +108,6 @@ def test_forced_format_and_spec_parameters(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="page_content") as caught:
         read_chunks(str(FIXTURES / "chonkie.jsonl"), GUIDE, format="langchain")
     assert caught.value.line == 1
-
-
-def test_a_dump_of_no_known_format_says_what_was_tried(tmp_path: Path) -> None:
-    path = tmp_path / "dump.jsonl"
-    path.write_text('\n{"content": "Returns are free.", "offset": 0}\n', encoding="utf-8")
-    with pytest.raises(InputError) as caught:
-        read_dump(str(path))
-    assert caught.value.line == 2
-    assert str(caught.value) == (
-        f"{path}:2: the first chunk matches no chunks format (tried chunkscope: no 'id' or 'doc' field; "
-        "langchain: no 'page_content' field; llamaindex: no 'text' field; chonkie: no 'text' field); "
-        "or force one with --chunks-format"
-    )
-
-
-def test_a_later_chunk_of_another_shape_names_its_line_and_field(tmp_path: Path) -> None:
-    path = tmp_path / "dump.json"
-    records = [
-        {"page_content": "Returns are free.", "metadata": {"source": "guide.md", "start_index": 0}},
-        {"text": "x"},
-    ]
-    path.write_text(json.dumps(records, indent=2), encoding="utf-8")
-    with pytest.raises(InputError, match="missing") as caught:
-        read_dump(str(path))
-    assert (caught.value.line, caught.value.field) == (9, "[1].page_content")
 
 
 @pytest.mark.parametrize(

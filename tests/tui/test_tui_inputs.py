@@ -40,7 +40,7 @@ def test_inspect_with_chunks_and_run_fills_bare_specs_in_compare(started: list[C
 def test_inspect_with_a_langchain_dump(
     started: list[ChunkscopeApp], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    corpus, questions = sample_paths()
+    corpus, _ = sample_paths()
     text = (corpus / "en" / "refunds.md").read_text(encoding="utf-8")
     paragraphs = [p for p in text.split("\n\n") if p.strip()]
     documents = [
@@ -57,7 +57,9 @@ def test_inspect_with_a_langchain_dump(
     units = app.session.evaluator.chunking(app.session.a.requested.chunker).chunking.units
     assert [u.text for u in units] == paragraphs and all(text[u.start : u.end] == u.text for u in units)
     err = capsys.readouterr().err
-    assert f"chunkscope: chunks {dump} (langchain): {len(paragraphs)} chunks: 0 exact, {len(paragraphs)} relocated" in err
+    assert (
+        f"chunkscope: chunks {dump} (langchain): {len(paragraphs)} chunks: 0 exact, {len(paragraphs)} relocated" in err
+    )
 
 
 def test_inspector_exports_and_cli_reports_refuse_the_same_targets(tmp_path: Path) -> None:

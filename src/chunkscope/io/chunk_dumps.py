@@ -102,9 +102,14 @@ def read_dump(path: str, format: str = "auto", doc_key: str | None = None) -> Du
     content, _ = read_text(Path(path), "chunks file")
     reject_bom(path, content)
     items, docstore = _items(path, content)
-    if not items:
+    if docstore:
+        if format not in ("auto", "llamaindex"):
+            raise InputError(path, f"is a LlamaIndex docstore, not a {format} dump (--chunks-format)")
+        chosen = "llamaindex"
+    elif not items:
         return Dump(path, format if format != "auto" else "chunkscope", ())
-    chosen = _choose_format(path, items[0], format, docstore)
+    else:
+        chosen = _choose_format(path, items[0], format)
     key = doc_key if doc_key else DEFAULT_DOC_KEYS[chosen]
     reader = _READERS[chosen]
     return Dump(path, chosen, tuple(reader(path, item, key) for item in items))
@@ -211,11 +216,7 @@ def _docstore_items(path: str, store: Mapping[str, Any]) -> list[_Item]:
 # ----------------------------------------------------------------------------- detection
 
 
-def _choose_format(path: str, first: _Item, format: str, docstore: bool) -> str:
-    if docstore:
-        if format not in ("auto", "llamaindex"):
-            raise InputError(path, f"is a LlamaIndex docstore, not a {format} dump (--chunks-format)")
-        return "llamaindex"
+def _choose_format(path: str, first: _Item, format: str) -> str:
     if format != "auto":
         return format
     reasons = {name: _SIGNATURES[name](first.value) for name in FORMATS}
