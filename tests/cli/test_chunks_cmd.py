@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -83,3 +84,39 @@ def test_refuses_to_overwrite_an_input(tmp_path: Path, capsys: pytest.CaptureFix
     assert chunks.read_bytes() == before
     _, questions = sample_paths()
     assert main(["chunks", "paragraph", "--out", str(questions)]) == 2
+
+
+def test_report_offsets_in_utf8_bytes(tmp_path: Path) -> None:
+    codepoints, in_bytes = tmp_path / "a.csv", tmp_path / "b.csv"
+    assert main(["eval", "--chunker", "fixed:size=200", "--csv", str(codepoints)]) == 0
+    assert main(["eval", "--chunker", "fixed:size=200", "--csv", str(in_bytes), "--report-offset-unit", "utf8"]) == 0
+    corpus, _ = sample_paths()
+    converted = 0
+    rows = zip(csv_rows(codepoints), csv_rows(in_bytes), strict=True)
+    for row, row_in_bytes in rows:
+        for cut, cut_in_bytes in zip(row["cuts"].split(";"), row_in_bytes["cuts"].split(";"), strict=True):
+            if not cut:
+                continue
+            doc, offsets = cut.split(":")
+            text = (corpus / doc).read_text(encoding="utf-8")
+            numbers = offsets.replace("@", "-").replace("/", "-").split("-")
+            expected = "-".join(str(len(text[: int(n)].encode("utf-8"))) for n in numbers)
+            assert cut_in_bytes.split(":")[1].replace("@", "-").replace("/", "-") == expected
+            converted += not text.isascii()
+    assert converted  # some cuts lie in Japanese documents, where bytes and code points differ
+
+
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_markdown_report_states_the_chunk_import(tmp_path: Path) -> None:
+    corpus, _ = sample_paths()
+    chunks = corpus.parent / "imported" / "chunks.jsonl"
+    out = tmp_path / "report.md"
+    assert main(["eval", "--chunks", str(chunks), "--markdown", str(out)]) == 0
+    assert (
+        f"Imported chunks `{chunks}` (chunkscope): 72 chunks, 69 exact, 3 relocated, 0 ambiguous, 0 not found "
+        "(left out)." in out.read_text(encoding="utf-8")
+    )
