@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.io.locate import Piece, Placement, occurrences, place_in_order, place_one
+from chunkscope.io.locate import OccurrenceIndex, Piece, Placement, occurrences, place_in_order, place_one
 
 
 def brute_force(text: str, pieces: list[Piece]) -> list[Placement]:
@@ -144,3 +144,25 @@ def test_chunks_of_a_text_with_repeated_passages_are_placed_exactly(seed: int) -
     pieces = [Piece(text[s:e]) for s, e in spans]
     placed = place_in_order(text, pieces).placements
     assert [(p.status, p.start) for p in placed] == [("relocated", s) for s, _ in spans]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab", max_size=80), st.data(), st.integers(1, 5), st.integers(1, 5))
+def test_the_occurrence_index_finds_what_a_scan_finds(text: str, data: st.DataObject, stride: int, gram: int) -> None:
+    index = OccurrenceIndex(text, stride=stride, gram=gram)
+    for _ in range(5):
+        if text and data.draw(st.booleans()):
+            start = data.draw(st.integers(0, len(text) - 1))
+            needle = text[start : start + data.draw(st.integers(1, 20))]
+        else:
+            needle = data.draw(st.text(alphabet="ab", min_size=1, max_size=20))
+        brute = [i for i in range(len(text)) if text.startswith(needle, i)]
+        assert index.find_all(needle) == brute == occurrences(text, needle)
+
+
+def test_a_long_document_is_placed_through_the_index() -> None:
+    rng = random.Random(1)
+    text = " ".join(rng.choice(["refund", "order", "the", "返品", "配送"]) for _ in range(20_000))
+    spans = [(start, min(len(text), start + 40)) for start in range(0, len(text), 30)]
+    placed = place_in_order(text, [Piece(text[s:e]) for s, e in spans]).placements
+    assert [p.start for p in placed] == [s for s, _ in spans]

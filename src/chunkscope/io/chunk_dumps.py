@@ -41,7 +41,7 @@ DEFAULT_DOC_KEYS = {"chunkscope": "doc", "langchain": "metadata.source", "llamai
 """The dotted path of each format's document reference (chonkie names no document)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass costs a setattr call per field, and dumps are large
 class DumpChunk:
     """One chunk of a dump, before it is checked against its document.
 
@@ -84,7 +84,7 @@ class Dump:
     chunks: tuple[DumpChunk, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Item:
     """One JSON value of a dump with where it was found."""
 
