@@ -70,40 +70,58 @@ def read_chunks(
     for chunk in dump.chunks:
         by_doc.setdefault(resolver.resolve(path, chunk), []).append(chunk)
     offsets = DocumentOffsets(check_unit(offset_unit))
-    units: list[Chunk] = []
-    counts = {"exact": 0, "relocated": 0}
-    unplaced: list[UnplacedChunk] = []
-    problems: list[str] = []
-    unordered: list[str] = []
+    tally = _Tally(path)
     for document in corpus.documents:
-        chunks = by_doc.get(document.id)
-        if not chunks:
-            continue
-        pieces = [_piece(path, chunk, document, offsets) for chunk in chunks]
-        document_units: list[Chunk] = []
+        if document.id in by_doc:
+            tally.place(document, by_doc[document.id], offsets)
+    summary = ChunkImport(
+        path,
+        dump.format,
+        tally.counts["exact"],
+        tally.counts["relocated"],
+        tuple(tally.unplaced),
+        tuple(tally.unordered),
+    )
+    return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """The chunks placed so far, in corpus order, and what was left out."""
+
+    path: str
+    units: list[Chunk] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: {"exact": 0, "relocated": 0})
+    unplaced: list[UnplacedChunk] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unordered: list[str] = field(default_factory=list)
+
+    def place(self, document: Document, chunks: list[DumpChunk], offsets: DocumentOffsets) -> None:
+        """Place one document's chunks (in dump order) and add them, sorted by position."""
+        pieces = [_piece(self.path, chunk, document, offsets) for chunk in chunks]
         placed = place_in_order(document.text, pieces)
         if placed.order_break is not None:
-            unordered.append(document.id)
+            self.unordered.append(document.id)
             later, earlier = (chunks[i] for i in placed.order_break)
-            problems.append(
-                f"{path}:{_where(later)}: chunks of '{document.id}' are not in document order ({_name(later)} "
+            self.problems.append(
+                f"{self.path}:{_where(later)}: chunks of '{document.id}' are not in document order ({_name(later)} "
                 f"cannot follow {_name(earlier)}): placed by their offsets and by texts that occur once"
             )
+        units = []
         for chunk, piece, placement in zip(chunks, pieces, placed.placements, strict=True):
             if placement.start is None:
-                unplaced.append(_unplaced(chunk, document, placement))
-                problems.append(_problem(path, chunk, document, placement))
+                self.unplaced.append(
+                    UnplacedChunk(chunk.id, document.id, chunk.line, placement.status, placement.candidates)
+                )
+                self.problems.append(_problem(self.path, chunk, document, placement))
                 continue
-            counts[placement.status] += 1
-            start = placement.start
-            end = start + len(piece.text)
-            document_units.append(
+            self.counts[placement.status] += 1
+            start, end = placement.start, placement.start + len(piece.text)
+            units.append(
                 Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section)
             )
-        document_units.sort(key=_position)
-        units.extend(document_units)
-    summary = ChunkImport(path, dump.format, counts["exact"], counts["relocated"], tuple(unplaced), tuple(unordered))
-    return Chunking(tuple(units), None, tuple(problems), summary)
+        units.sort(key=_position)
+        self.units.extend(units)
 
 
 def _position(unit: Chunk) -> tuple[int, int]:
@@ -156,10 +174,6 @@ def _converted(
 
 def _error(path: str, chunk: DumpChunk, message: str, name: str) -> InputError:
     return InputError(path, message, line=chunk.line, field=f"{chunk.where}{name}")
-
-
-def _unplaced(chunk: DumpChunk, document: Document, placement: Placement) -> UnplacedChunk:
-    return UnplacedChunk(chunk.id, document.id, chunk.line, placement.status, placement.candidates)
 
 
 def _problem(path: str, chunk: DumpChunk, document: Document, placement: Placement) -> str:
