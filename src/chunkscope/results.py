@@ -394,3 +394,54 @@ class ConfigResult:
     """Per-question results, in question-set order."""
     chunks: tuple[Chunk, ...] = field(default=(), compare=False, hash=False)
     """The index's retrieval units (for display)."""
+    chunk_import: ChunkImport | None = field(default=None, compare=False, hash=False)
+    """How an imported dump's chunks were placed, when the chunker reads one."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnplacedChunk:
+    """A chunk of a dump that was left out: its text is ambiguous or not in its document."""
+
+    id: str
+    """The chunk's id."""
+    doc: str
+    """The corpus document it belongs to."""
+    line: int | None
+    """Its line in the dump (None in a JSON object without lines per chunk, e.g. a docstore)."""
+    status: str
+    """``ambiguous`` or ``not_found``."""
+    candidates: tuple[int, ...] = ()
+    """For ``ambiguous``: the starts still possible (code points)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkImport:
+    """How the chunks of an imported dump were placed in their documents (see ``io.locate``)."""
+
+    path: str
+    """The dump file."""
+    format: str
+    """The dump's format: ``chunkscope``, ``langchain``, ``llamaindex`` or ``chonkie``."""
+    exact: int
+    """Chunks found at their given offsets (or given by offsets only)."""
+    relocated: int
+    """Chunks whose offset was missing, -1, wrong, or contradicted by the order, placed by their text."""
+    unplaced: tuple[UnplacedChunk, ...] = ()
+    """Chunks left out, never guessed: ambiguous or not found."""
+    unordered_docs: tuple[str, ...] = ()
+    """Documents whose chunks the dump does not list front to back: placed without the order."""
+
+    @property
+    def ambiguous(self) -> int:
+        """Chunks whose text fits more than one position."""
+        return sum(1 for chunk in self.unplaced if chunk.status == "ambiguous")
+
+    @property
+    def not_found(self) -> int:
+        """Chunks whose text does not occur in their document."""
+        return sum(1 for chunk in self.unplaced if chunk.status == "not_found")
+
+    @property
+    def total(self) -> int:
+        """Every chunk of the dump."""
+        return self.exact + self.relocated + len(self.unplaced)

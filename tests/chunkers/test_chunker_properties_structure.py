@@ -128,7 +128,9 @@ def test_imported_chunks_keep_the_offset_invariant(text: str, data: st.DataObjec
         path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
         chunking = read_chunks(str(path), Corpus((Document("d", text),)))
     check_offsets(text, list(chunking.units))
-    # every record is either a chunk or a reported problem, never silently dropped or guessed
-    assert len(chunking.units) + len(chunking.problems) == len(records)
+    # every record is either a chunk or a listed unplaced chunk (with its warning), never silently dropped
+    assert chunking.imported is not None
+    assert len(chunking.units) + len(chunking.imported.unplaced) == len(records)
+    assert len(chunking.problems) == len(chunking.imported.unplaced) + len(chunking.imported.unordered_docs)
     given_offsets = {(r["start"], r["end"]) for r in records if "start" in r}
     assert given_offsets <= {(c.start, c.end) for c in chunking.units}

@@ -80,8 +80,8 @@ def test_two_evaluations_in_one_process_read_their_own_chunks_file(
 ) -> None:
     halves = eval_json(files, capsys, "--chunks", files["halves"])
     thirds = eval_json(files, capsys, "--chunks", files["thirds"])
-    assert halves["chunker"] == f"imported:path={files['halves']}"
-    assert thirds["chunker"] == f"imported:path={files['thirds']}"
+    assert halves["chunker"] == f"imported:path={files['halves']},format=auto,doc_key=none,offset_unit=codepoint"
+    assert thirds["chunker"] == f"imported:path={files['thirds']},format=auto,doc_key=none,offset_unit=codepoint"
     assert [halves["summary"]["index_chunks"], thirds["summary"]["index_chunks"]] == [2, 3]  # type: ignore[index]
     # the --chunker spec form, with the files the other way round
     again = eval_json(files, capsys, "--chunker", "imported", "--chunks", files["halves"])
@@ -118,7 +118,9 @@ def test_compare_fills_both_sides(files: dict[str, str], capsys: pytest.CaptureF
     code = main([*argv, "--chunks", files["thirds"], "--run", files["run"], "--permutations", "10", "--json", "-"])
     assert code == 0
     configs = json.loads(capsys.readouterr().out)["configs"]
-    assert [c["chunker"] for c in configs] == [f"imported:path={files['thirds']}"] * 2
+    assert [c["chunker"] for c in configs] == [
+        f"imported:path={files['thirds']},format=auto,doc_key=none,offset_unit=codepoint"
+    ] * 2
     assert configs[0]["retriever"] == f"run:path={files['run']}"
 
 
@@ -144,4 +146,7 @@ def test_defaults_fill_nested_specs_and_never_override_a_given_path(files: dict[
     assert parent.parent == ImportedChunker(files["halves"])  # type: ignore[union-attr]
     assert parse_chunker(f"imported:path={files['thirds']}", defaults) == ImportedChunker(files["thirds"])
     config = parse_config("imported/run", defaults=defaults)
-    assert (config.chunker, config.retriever) == (f"imported:path={files['halves']}", f"run:path={files['run']}")
+    assert (config.chunker, config.retriever) == (
+        f"imported:path={files['halves']},format=auto,doc_key=none,offset_unit=codepoint",
+        f"run:path={files['run']}",
+    )

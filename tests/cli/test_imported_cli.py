@@ -52,7 +52,7 @@ def test_eval_with_chunks_and_run(files: dict[str, str], capsys: pytest.CaptureF
     assert code == 0
     report = json.loads(captured.out)
     (config,) = report["configs"]
-    assert config["chunker"] == f"imported:path={files['chunks']}"
+    assert config["chunker"] == f"imported:path={files['chunks']},format=auto,doc_key=none,offset_unit=codepoint"
     assert config["retriever"] == f"run:path={files['run']}"
     summary = config["summary"]
     assert summary["index_chunks"] == 3
@@ -88,7 +88,7 @@ def test_chunks_adds_to_the_chunker_list(files: dict[str, str], capsys: pytest.C
     code = main(["eval", *inputs(files), "--chunker", "paragraph", "--chunks", files["chunks"], "--json", "-"])
     assert code == 0
     chunkers = [c["chunker"] for c in json.loads(capsys.readouterr().out)["configs"]]
-    assert chunkers == ["paragraph", f"imported:path={files['chunks']}"]
+    assert chunkers == ["paragraph", f"imported:path={files['chunks']},format=auto,doc_key=none,offset_unit=codepoint"]
 
 
 def test_compare_understands_bare_imported_and_run(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -110,7 +110,10 @@ def test_compare_understands_bare_imported_and_run(files: dict[str, str], capsys
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert f"imported:path={files['chunks']}" in out and f"run:path={files['run']}" in out
+    assert (
+        f"imported:path={files['chunks']},format=auto,doc_key=none,offset_unit=codepoint" in out
+        and f"run:path={files['run']}" in out
+    )
 
 
 def test_sample_production_files(capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,7 +34,32 @@ def test_inspect_with_chunks_and_run_fills_bare_specs_in_compare(started: list[C
     assert app.session.b is not None
     assert app.session.b.requested == make_config(f"imported:path={chunks}", "bm25")
     # the lazily read files were read before the app started: the chunking is cached
-    assert len(app.session.evaluator.chunking(f"imported:path={chunks}").chunking.units) == 72
+    assert len(app.session.evaluator.chunking(app.session.a.requested.chunker).chunking.units) == 72
+
+
+def test_inspect_with_a_langchain_dump(
+    started: list[ChunkscopeApp], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus, _ = sample_paths()
+    text = (corpus / "en" / "refunds.md").read_text(encoding="utf-8")
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    documents = [
+        {"page_content": p, "metadata": {"file": "/srv/docs/en/refunds.md", "start_index": -1}} for p in paragraphs
+    ]
+    dump = tmp_path / "langchain.json"
+    dump.write_text(json.dumps(documents), encoding="utf-8")
+    argv = ["inspect", "--chunks", str(dump), "--chunks-doc-key", "metadata.file", "--chunks-format", "langchain"]
+    assert main(argv) == 0
+    (app,) = started
+    assert app.session.a.requested.chunker == (
+        f"imported:path={dump},format=langchain,doc_key=metadata.file,offset_unit=codepoint"
+    )
+    units = app.session.evaluator.chunking(app.session.a.requested.chunker).chunking.units
+    assert [u.text for u in units] == paragraphs and all(text[u.start : u.end] == u.text for u in units)
+    err = capsys.readouterr().err
+    assert (
+        f"chunkscope: chunks {dump} (langchain): {len(paragraphs)} chunks: 0 exact, {len(paragraphs)} relocated" in err
+    )
 
 
 def test_inspector_exports_and_cli_reports_refuse_the_same_targets(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeAlias, runtime_checkable
 
 from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.results import ChunkImport
 from chunkscope.spec.registry import Registry
 
 
@@ -33,6 +34,8 @@ class Chunking:
     """When set, ``parents[i]`` is what is delivered for a hit on ``units[i]``."""
     problems: tuple[str, ...] = ()
     """Warnings found while chunking (e.g. imported chunks that could not be located)."""
+    imported: ChunkImport | None = None
+    """How the chunks of an imported dump were placed (None for chunkers that cut the text themselves)."""
 
     @property
     def delivered_units(self) -> tuple[Chunk, ...]:

@@ -1,143 +1,206 @@
-"""Imported chunks: a production system's chunking, read from JSONL."""
+"""Imported chunks: a production system's chunking, read from a chunk dump (see ``io.chunk_dumps``)."""
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
-from chunkscope.io.text import parse_json, read_text, reject_bom
-from chunkscope.model import Chunk, Corpus
+from chunkscope.io.chunk_dumps import FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
+from chunkscope.io.locate import Piece, Placement, place_in_order
+from chunkscope.io.offsets import OFFSET_UNITS, DocumentOffsets, OffsetError, check_unit
+from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.results import ChunkImport, UnplacedChunk
 
 
 @chunkers.register("imported")
 @dataclass(frozen=True, slots=True)
 class ImportedChunker:
-    """Chunks listed in a JSONL file, one object per line.
+    """Chunks listed in a dump: chunkscope JSONL, LangChain Documents, LlamaIndex nodes or chonkie chunks.
 
-    Each line has ``id`` (unique), ``doc`` (a corpus document id) and either
-    ``start``/``end`` (half-open offsets, ``0 <= start < end <= len(text)``) or
-    ``text``. Optional ``prefix`` and ``section`` strings are kept. A chunk given
-    by ``text`` is located by searching its document forward from the start of
-    the previous chunk of the same document (in file order); a chunk that cannot
-    be found there is left out and reported in ``Chunking.problems``, never
-    guessed. (A text that would land exactly on the previous chunk's span is
-    looked for after it, so repeated passages map to successive occurrences.)
-    With both offsets and text, the text must match the offsets. A file that
-    yields no chunk at all is an error.
+    ``format`` is detected from the first chunk unless given; ``doc_key`` is the dotted path of the
+    document reference when it is not the format's usual one (``metadata.source`` for LangChain);
+    ``offset_unit`` says what the dump's offsets count (``codepoint``, ``utf8`` bytes or ``utf16`` code
+    units). Every chunk with a text is checked against its document: a chunk found at its offsets is
+    exact; a missing, -1 or wrong offset is relocated by its text in dump order (``io.locate``); a
+    chunk whose text is ambiguous or not found is left out, listed, and never guessed. A chunk given
+    by offsets only (chunkscope format) is taken as it is. A dump that yields no chunk is an error.
 
     A spec must name the file; the CLI reads a bare ``imported`` as the file given to ``--chunks``.
     """
 
     path: str = field(metadata={"missing": "imported needs path=FILE (or the --chunks FILE option)"})
+    format: str = "auto"
+    """``auto``, or one of ``chunkscope``, ``langchain``, ``llamaindex``, ``chonkie``."""
+    doc_key: str | None = None
+    """Dotted path of the document reference; None: the format's default."""
+    offset_unit: str = "codepoint"
+    """What the dump's offsets count: ``codepoint``, ``utf8`` or ``utf16``."""
+
+    def __post_init__(self) -> None:
+        if self.format != "auto" and self.format not in FORMATS:
+            raise ValueError(f"imported: format must be auto, {', '.join(FORMATS)}; got {self.format!r}")
+        if self.offset_unit not in OFFSET_UNITS:
+            raise ValueError(f"imported: offset_unit must be {', '.join(OFFSET_UNITS)}; got {self.offset_unit!r}")
+        if self.doc_key is not None and not all(self.doc_key.split(".")):
+            raise ValueError(f"imported: doc_key must be a dotted path such as metadata.source, got {self.doc_key!r}")
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
-        chunking = read_chunks(self.path, corpus)
+        chunking = read_chunks(self.path, corpus, self.format, self.doc_key, self.offset_unit)
         if not chunking.units:
-            problems = len(chunking.problems)
+            problems = chunking.imported.total if chunking.imported else 0
             reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
             raise InputError(self.path, f"the chunking is empty: {reason}")
         return chunking
 
 
-def read_chunks(path: str, corpus: Corpus) -> Chunking:
-    """Load and validate an imported chunks file against ``corpus``."""
-    content, _ = read_text(Path(path), "chunks file")
-    reject_bom(path, content)
-    chunks: list[tuple[int, Chunk]] = []
-    problems: list[str] = []
-    seen: dict[str, int] = {}
-    previous: dict[str, tuple[int, int]] = {}
-    order = {document.id: position for position, document in enumerate(corpus.documents)}
-    for number, line in enumerate(content.split("\n"), start=1):
-        if not line.strip():
-            continue
-        record = _record(path, number, line)
-        chunk_id = _string(record, "id", path, number)
-        if chunk_id in seen:
+def read_chunks(
+    path: str,
+    corpus: Corpus,
+    format: str = "auto",
+    doc_key: str | None = None,
+    offset_unit: str = "codepoint",
+) -> Chunking:
+    """Read a dump, check every chunk against ``corpus`` and place the ones whose offsets do not hold."""
+    dump = read_dump(path, format, doc_key)
+    _check_unique_ids(dump)
+    resolver = DocumentResolver(corpus)
+    by_doc: dict[str, list[DumpChunk]] = {}
+    for chunk in dump.chunks:
+        by_doc.setdefault(resolver.resolve(path, chunk), []).append(chunk)
+    offsets = DocumentOffsets(check_unit(offset_unit))
+    tally = _Tally(path)
+    for document in corpus.documents:
+        if document.id in by_doc:
+            tally.place(document, by_doc[document.id], offsets)
+    summary = ChunkImport(
+        path,
+        dump.format,
+        tally.counts["exact"],
+        tally.counts["relocated"],
+        tuple(tally.unplaced),
+        tuple(tally.unordered),
+    )
+    return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+
+
+@dataclass(slots=True)
+class _Tally:
+    """The chunks placed so far, in corpus order, and what was left out."""
+
+    path: str
+    units: list[Chunk] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: {"exact": 0, "relocated": 0})
+    unplaced: list[UnplacedChunk] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    unordered: list[str] = field(default_factory=list)
+
+    def place(self, document: Document, chunks: list[DumpChunk], offsets: DocumentOffsets) -> None:
+        """Place one document's chunks (in dump order) and add them, sorted by position."""
+        pieces = [_piece(self.path, chunk, document, offsets) for chunk in chunks]
+        placed = place_in_order(document.text, pieces)
+        if placed.order_break is not None:
+            self.unordered.append(document.id)
+            later, earlier = (chunks[i] for i in placed.order_break)
+            self.problems.append(
+                f"{self.path}:{_where(later)}: chunks of '{document.id}' are not in document order ({_name(later)} "
+                f"cannot follow {_name(earlier)}): placed by their offsets and by texts that occur once"
+            )
+        units = []
+        for chunk, piece, placement in zip(chunks, pieces, placed.placements, strict=True):
+            if placement.start is None:
+                self.unplaced.append(
+                    UnplacedChunk(chunk.id, document.id, chunk.line, placement.status, placement.candidates)
+                )
+                self.problems.append(_problem(self.path, chunk, document, placement))
+                continue
+            self.counts[placement.status] += 1
+            start, end = placement.start, placement.start + len(piece.text)
+            units.append(
+                Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section)
+            )
+        units.sort(key=_position)
+        self.units.extend(units)
+
+
+def _position(unit: Chunk) -> tuple[int, int]:
+    return unit.start, unit.end
+
+
+def _check_unique_ids(dump: Dump) -> None:
+    seen: dict[str, DumpChunk] = {}
+    for chunk in dump.chunks:
+        first = seen.setdefault(chunk.id, chunk)
+        if first is not chunk:
             raise InputError(
-                path, f"duplicate chunk id '{chunk_id}' (first on line {seen[chunk_id]})", line=number, field="id"
+                dump.path,
+                f"duplicate chunk id '{chunk.id}' (first {_where_word(first)})",
+                line=chunk.line,
+                field=f"{chunk.where}id",
             )
-        seen[chunk_id] = number
-        doc_id = _string(record, "doc", path, number)
-        document = corpus.by_id.get(doc_id)
-        if document is None:
-            raise InputError(path, f"unknown document '{doc_id}'", line=number, field="doc")
-        span = _span(record, document.text, previous.get(doc_id), path, number)
-        if span is None:
-            search_from = previous.get(doc_id, (0, 0))[0]
-            problems.append(
-                f"{path}:{number}: chunk '{chunk_id}' text not found in '{doc_id}' at or after offset "
-                f"{search_from}; left out"
-            )
-            continue
-        start, end = span
-        previous[doc_id] = span
-        prefix = _optional_string(record, "prefix", path, number) or ""
-        section = _optional_string(record, "section", path, number)
-        chunk = Chunk(chunk_id, doc_id, start, end, document.text[start:end], prefix, section)
-        chunks.append((order[doc_id], chunk))
-    chunks.sort(key=lambda entry: (entry[0], entry[1].start, entry[1].end))
-    return Chunking(tuple(chunk for _, chunk in chunks), None, tuple(problems))
 
 
-def _record(path: str, number: int, line: str) -> dict[str, Any]:
-    record = parse_json(path, line, number)
-    if not isinstance(record, dict):
-        raise InputError(path, "each line must be a JSON object", line=number)
-    return record
+def _piece(path: str, chunk: DumpChunk, document: Document, offsets: DocumentOffsets) -> Piece:
+    """The chunk as a piece to place: its text and the start it claims, in code points."""
+    converter = offsets.of(document.text)
+    start = _converted(path, chunk, chunk.start, chunk.start_field, converter.to_codepoint, chunk.text is None)
+    end = _converted(path, chunk, chunk.end, chunk.end_field, converter.to_codepoint, chunk.text is None)
+    if chunk.text is None:  # offsets only: they are the chunk
+        assert start is not None and end is not None
+        if end <= start:
+            raise _error(path, chunk, f"{chunk.end} must be greater than start ({chunk.start})", chunk.end_field)
+        return Piece(document.text[start:end], start, fixed=True)
+    holds = start is not None and (end is None or end - start == len(chunk.text))
+    return Piece(chunk.text, start if holds else None)
 
 
-def _string(record: dict[str, Any], name: str, path: str, number: int) -> str:
-    if name not in record:
-        raise InputError(path, "missing", line=number, field=name)
-    value = record[name]
-    if not isinstance(value, str) or not value:
-        raise InputError(path, f"must be a non-empty string, got {json.dumps(value)}", line=number, field=name)
-    return value
+def _converted(
+    path: str, chunk: DumpChunk, value: int | None, name: str, convert: Callable[[int], int], required: bool
+) -> int | None:
+    """``value`` in code points; None when it lies outside the document (a wrong offset, relocated by text).
+
+    An offset inside a character is an error, as is any unusable offset of a chunk given by offsets only.
+    """
+    if value is None or (value == -1 and not required):
+        return None
+    try:
+        return convert(value)
+    except OffsetError as exc:
+        if exc.inside or required:
+            raise _error(path, chunk, str(exc), name) from None
+        return None
 
 
-def _optional_string(record: dict[str, Any], name: str, path: str, number: int) -> str | None:
-    value = record.get(name)
-    if value is not None and not isinstance(value, str):
-        raise InputError(path, f"must be a string, got {json.dumps(value)}", line=number, field=name)
-    return value
+def _error(path: str, chunk: DumpChunk, message: str, name: str) -> InputError:
+    return InputError(path, message, line=chunk.line, field=f"{chunk.where}{name}")
 
 
-def _offset(record: dict[str, Any], name: str, path: str, number: int) -> int:
-    if name not in record:
-        raise InputError(path, "missing (give start and end, or text)", line=number, field=name)
-    value = record[name]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise InputError(path, f"must be an integer, got {json.dumps(value)}", line=number, field=name)
-    return value
+def _problem(path: str, chunk: DumpChunk, document: Document, placement: Placement) -> str:
+    if placement.status == "ambiguous":
+        shown = ", ".join(map(str, placement.candidates[:10]))
+        more = f" and {len(placement.candidates) - 10} more" if len(placement.candidates) > 10 else ""
+        what = f"ambiguous in '{document.id}': its text fits at offsets {shown}{more}"
+    else:
+        what = f"text not found in '{document.id}'"
+    return f"{path}:{_where(chunk)}: chunk '{chunk.id}' {what}; left out"
 
 
-def _span(
-    record: dict[str, Any], text: str, previous: tuple[int, int] | None, path: str, number: int
-) -> tuple[int, int] | None:
-    """The chunk's (start, end): from its offsets, or located from its text (None when not found)."""
-    has_offsets = "start" in record or "end" in record
-    if not has_offsets:
-        if "text" not in record:
-            raise InputError(path, "missing: give start and end, or text", line=number, field="start")
-        body = _string(record, "text", path, number)
-        search_from = previous[0] if previous is not None else 0
-        found = text.find(body, search_from)
-        if previous is not None and (found, found + len(body)) == previous:
-            found = text.find(body, found + 1)
-        return None if found < 0 else (found, found + len(body))
-    start = _offset(record, "start", path, number)
-    end = _offset(record, "end", path, number)
-    if start < 0 or start > len(text):
-        raise InputError(path, f"{start} is outside the document (0..{len(text)})", line=number, field="start")
-    if end <= start or end > len(text):
-        raise InputError(
-            path, f"{end} must be greater than start ({start}) and at most {len(text)}", line=number, field="end"
-        )
-    if "text" in record and record["text"] != text[start:end]:
-        raise InputError(path, "does not match the document text at start..end", line=number, field="text")
-    return start, end
+def _where(chunk: DumpChunk) -> str:
+    return str(chunk.line) if chunk.line is not None else chunk.where.rstrip(".")
+
+
+def _where_word(chunk: DumpChunk) -> str:
+    return f"on line {chunk.line}" if chunk.line is not None else f"at {chunk.where.rstrip('.')}"
+
+
+def _name(chunk: DumpChunk) -> str:
+    return f"chunk '{chunk.id}' ({_where_word(chunk)})"
+
+
+def import_summary_line(summary: ChunkImport) -> str:
+    """One line for stderr: what the dump held and how its chunks were placed."""
+    return (
+        f"{summary.path} ({summary.format}): {summary.total} chunks: {summary.exact} exact, "
+        f"{summary.relocated} relocated, {summary.ambiguous} ambiguous, {summary.not_found} not found"
+    )

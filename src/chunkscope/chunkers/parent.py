@@ -45,7 +45,7 @@ class ParentChildChunker:
             cut_children = cut(corpus, parent)
             children.extend(cut_children)
             parents.extend([parent] * len(cut_children))
-        return Chunking(tuple(children), tuple(parents), parent_chunking.problems)
+        return Chunking(tuple(children), tuple(parents), parent_chunking.problems, parent_chunking.imported)
 
     def _children(self, corpus: Corpus, parent: Chunk) -> list[Chunk]:
         """The children of ``parent``: its body chunked as a document of its own."""

@@ -12,11 +12,13 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress
 
-from chunkscope.chunkers import parse_chunker
-from chunkscope.chunkers.imported import ImportedChunker
+from chunkscope.chunkers import Chunking, parse_chunker
+from chunkscope.chunkers.imported import ImportedChunker, import_summary_line
 from chunkscope.cli.bounds import MAX_BUDGET, MAX_TOP_K, bounded_int
 from chunkscope.errors import ChunkscopeError
+from chunkscope.io.chunk_dumps import FORMATS as DUMP_FORMATS
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
+from chunkscope.io.offsets import OFFSET_UNITS, OffsetUnit, check_unit
 from chunkscope.io.outputs import input_conflict
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, parse_match_policy
 from chunkscope.io.targets import names_stdout, target_problem, write_report
@@ -99,9 +101,25 @@ def add_production_options(group: Any) -> None:
         "--chunks",
         action=ImportedChunksOption,
         metavar="FILE",
-        help="production chunks JSONL ({id, doc, start, end} or {id, doc, text}): shorthand for the chunker "
-        "imported:path=FILE, which a bare 'imported' spec then also means",
+        help="production chunks: chunkscope JSONL ({id, doc, start, end} or {id, doc, text}), LangChain Documents, "
+        "LlamaIndex nodes or a docstore, or chonkie chunks: shorthand for the chunker imported:path=FILE, which a "
+        "bare 'imported' spec then also means",
     )
+    group.add_argument(
+        "--chunks-format",
+        choices=("auto", *DUMP_FORMATS),
+        metavar="FORMAT",
+        help=f"format of the chunks file: auto (detected, the default), {', '.join(DUMP_FORMATS)}",
+    )
+    group.add_argument(
+        "--chunks-doc-key",
+        metavar="PATH",
+        help="dotted path of each chunk's document reference when it is not the format's usual one "
+        "(e.g. metadata.file_path); its value must be a corpus id or a path ending in one",
+    )
+    add_offset_unit_option(group, "--chunks-offset-unit", "offsets of the chunks file")
+    add_offset_unit_option(group, "--questions-offset-unit", "evidence offsets of the questions (or SQuAD) file")
+    add_offset_unit_option(group, "--offset-unit", "both of the above (each specific option wins)")
     group.add_argument(
         "--run",
         action=RunFileOption,
@@ -112,12 +130,21 @@ def add_production_options(group: Any) -> None:
     )
 
 
+def add_offset_unit_option(group: Any, option: str, what: str) -> None:
+    """An ``--*-offset-unit`` option: code points (the default), UTF-8 bytes or UTF-16 code units."""
+    group.add_argument(option, choices=OFFSET_UNITS, metavar="UNIT", help=f"{what}: {', '.join(OFFSET_UNITS)}")
+
+
 class ImportedChunksOption(argparse.Action):
-    """``--chunks FILE``: add (or, for a single-chunker command, set) the chunker ``imported:path=FILE``."""
+    """``--chunks FILE``: add (or, for a single-chunker command, set) the chunker ``imported``.
+
+    The bare spec is completed by :func:`spec_defaults` once every option is read, so ``--chunks-format``
+    and the other chunk options may come before or after ``--chunks``.
+    """
 
     def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
         namespace.chunks = str(values)
-        spec = format_spec(ImportedChunker(str(values)))
+        spec = "imported"
         if not hasattr(namespace, "chunker"):
             return
         if isinstance(namespace.chunker, str):
@@ -174,12 +201,14 @@ def add_delivery_options(group: Any) -> None:
     )
 
 
-def add_output_options(parser: argparse.ArgumentParser) -> None:
-    """--json/--csv/--markdown report files."""
+def add_output_options(parser: argparse.ArgumentParser, offsets: bool = False) -> None:
+    """--json/--csv/--markdown report files (and, for reports that hold offsets, their unit)."""
     group = parser.add_argument_group("reports (written atomically)")
     group.add_argument("--json", metavar="PATH", help="JSON report ('-' for stdout)")
     group.add_argument("--csv", metavar="PATH", help="CSV report, one row per configuration and question")
     group.add_argument("--markdown", metavar="PATH", help="Markdown report")
+    if offsets:
+        add_offset_unit_option(group, "--report-offset-unit", "offsets written in the reports (default codepoint)")
 
 
 def positive_int(text: str) -> int:
@@ -217,6 +246,7 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         tydi_language=args.tydi_language,
         testset=args.testset,
         gold_match=args.gold_match,
+        questions_offset_unit=questions_offset_unit(args),
         lenient=lenient,
         trim=trim,
     )
@@ -243,16 +273,38 @@ def report_gold_issues(dataset: Dataset) -> None:
         )
 
 
+def questions_offset_unit(args: argparse.Namespace) -> OffsetUnit:
+    """What the question file's offsets count: ``--questions-offset-unit``, else ``--offset-unit``, else code points."""
+    return check_unit(getattr(args, "questions_offset_unit", None) or getattr(args, "offset_unit", None) or "codepoint")
+
+
+def report_offset_unit(args: argparse.Namespace) -> OffsetUnit:
+    """What offsets in reports count (``--report-offset-unit``; code points by default)."""
+    return check_unit(getattr(args, "report_offset_unit", None) or "codepoint")
+
+
 def spec_defaults(args: argparse.Namespace) -> SpecDefaults:
     """What a bare ``imported`` / ``run`` (alone or nested, e.g. ``rrf:bm25+run``) means: the --chunks / --run file.
+
+    ``--chunks-format``, ``--chunks-doc-key`` and the chunks offset unit fill the same parameters of ``imported``.
 
     Specs are read with these defaults once, when the Configs are made; the canonical specs then name
     the files, so a Config means the same in any process. Without the option, a bare name is an error
     that names the option.
     """
     defaults: dict[type, dict[str, object]] = {}
+    imported: dict[str, object] = {}
     if getattr(args, "chunks", None):
-        defaults[ImportedChunker] = {"path": args.chunks}
+        imported["path"] = args.chunks
+    if getattr(args, "chunks_format", None):
+        imported["format"] = args.chunks_format
+    if getattr(args, "chunks_doc_key", None):
+        imported["doc_key"] = args.chunks_doc_key
+    chunks_unit = getattr(args, "chunks_offset_unit", None) or getattr(args, "offset_unit", None)
+    if chunks_unit:
+        imported["offset_unit"] = chunks_unit
+    if imported:
+        defaults[ImportedChunker] = imported
     if getattr(args, "run_file", None):
         defaults[RunFile] = {"path": args.run_file}
     return defaults
@@ -294,10 +346,17 @@ def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResu
 
 
 def report_chunking_problems(evaluator: Evaluator, configs: Sequence[Config]) -> None:
-    """Print each chunking's problems (e.g. imported chunks not found) once, on stderr."""
+    """Print each chunking's problems (e.g. imported chunks not found) once, on stderr, after its import summary."""
     for chunker in dict.fromkeys(config.chunker for config in configs):
-        for problem in evaluator.chunking(chunker).chunking.problems:
-            print(f"chunkscope: warning: {problem}", file=sys.stderr)
+        print_chunking_problems(evaluator.chunking(chunker).chunking)
+
+
+def print_chunking_problems(chunking: Chunking) -> None:
+    """A chunking's import summary (for a dump) and its warnings, on stderr."""
+    if chunking.imported is not None:
+        print(f"chunkscope: chunks {import_summary_line(chunking.imported)}", file=sys.stderr)
+    for problem in chunking.problems:
+        print(f"chunkscope: warning: {problem}", file=sys.stderr)
 
 
 def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]]) -> None:
@@ -318,7 +377,7 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         print(f"wrote {path}", file=sys.stderr)
 
 
-OUTPUT_OPTIONS = ("json", "csv", "markdown", "write")
+OUTPUT_OPTIONS = ("json", "csv", "markdown", "write", "out")
 
 
 def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:

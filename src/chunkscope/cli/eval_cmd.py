@@ -11,6 +11,7 @@ from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
+from chunkscope.reports.offsets import OffsetWriter
 
 NAME = "eval"
 
@@ -24,7 +25,7 @@ def add_parser(subparsers: Any) -> None:
     )
     common.add_input_options(parser)
     common.add_config_options(parser)
-    common.add_output_options(parser)
+    common.add_output_options(parser, offsets=True)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
     group.add_argument("--fail-if", action="append", metavar="COND", help="fail when e.g. 'lost>0', 'recall_at_5<0.9'")
@@ -48,12 +49,13 @@ def run(args: argparse.Namespace) -> int:
     render.diagnosis_table(console, results)
     if args.by_tag:
         render.tag_table(console, by_tag(results, dataset.questions.questions))
+    unit = common.report_offset_unit(args)
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results)),
-            "csv": lambda: to_csv(results),
-            "markdown": lambda: to_markdown(dataset, results),
+            "json": lambda: to_json(eval_report(dataset, results, unit)),
+            "csv": lambda: to_csv(results, OffsetWriter(dataset.corpus, unit)),
+            "markdown": lambda: to_markdown(dataset, results, unit),
         },
     )
     failures = gate.check_conditions(results, conditions)

@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     from chunkscope.tui.session import Session
 
     session = Session(dataset, config_a, config_b)
-    check_lazy_inputs(session.evaluator, [config_a] if config_b is None else [config_a, config_b])
+    configs = [config_a] if config_b is None else [config_a, config_b]
+    check_lazy_inputs(session.evaluator, configs)
+    common.report_chunking_problems(session.evaluator, configs)  # a dump's summary, before the screen is taken
     # Textual is imported only here, after the inputs were checked, so the headless commands never load it.
     from chunkscope.tui.app import ChunkscopeApp
 

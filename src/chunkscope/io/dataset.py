@@ -9,6 +9,7 @@ from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
 from chunkscope.io.gold import trim_question_set
+from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
@@ -33,6 +34,7 @@ def load_dataset(
     gold_match: MatchPolicy = DEFAULT_POLICY,
     lenient: bool = False,
     trim: bool = True,
+    questions_offset_unit: OffsetUnit = "codepoint",
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
@@ -41,7 +43,8 @@ def load_dataset(
     (their own documents). Quotes are located by the ``gold_match`` ladder.
     ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
     (``gold check``). With ``trim`` (the default) every gold span loses its edge
-    whitespace, the span a chunk must contain.
+    whitespace, the span a chunk must contain. ``questions_offset_unit`` is what the evidence
+    offsets (or SQuAD ``answer_start``) count.
     """
     given = {
         name: value
@@ -58,7 +61,19 @@ def load_dataset(
         raise InputError(str(next(iter(given.values()))), f"give one question source, not {' and '.join(given)}")
     if tydi_language is not None and tydi is None:
         raise InputError(tydi_language, "--tydi-language applies only to --tydi")
-    dataset = _load(corpus, questions, squad, squad_answers, chroma, tydi, tydi_language, testset, gold_match, lenient)
+    dataset = _load(
+        corpus,
+        questions,
+        squad,
+        squad_answers,
+        chroma,
+        tydi,
+        tydi_language,
+        testset,
+        gold_match,
+        lenient,
+        questions_offset_unit,
+    )
     if not trim:
         return dataset
     return replace(dataset, questions=trim_question_set(dataset.questions, dataset.corpus))
@@ -75,12 +90,17 @@ def _load(
     testset: str | Path | None,
     gold_match: MatchPolicy,
     lenient: bool,
+    questions_offset_unit: OffsetUnit,
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
         if path is not None:
             if corpus is not None:
                 raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
-            return load_squad(path, squad_answers) if option == "--squad" else load_tydi(path, tydi_language)
+            return (
+                load_squad(path, squad_answers, questions_offset_unit)
+                if option == "--squad"
+                else load_tydi(path, tydi_language)
+            )
     if chroma is not None:
         return load_chroma(chroma, corpus, gold_match)
     name = None
@@ -95,7 +115,9 @@ def _load(
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above
-        question_set, question_source = load_questions(questions, loaded_corpus, gold_match, lenient)
+        question_set, question_source = load_questions(
+            questions, loaded_corpus, gold_match, lenient, questions_offset_unit
+        )
     return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.gold import jsonl, span_record, trim_span
+from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import field_value, jsonl_records, read_text, record_id, shorten, times
@@ -39,7 +40,11 @@ class UnresolvedGold(InputError):
 
 
 def load_questions(
-    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY, lenient: bool = False
+    path: str | Path,
+    corpus: Corpus,
+    policy: MatchPolicy = DEFAULT_POLICY,
+    lenient: bool = False,
+    offset_unit: OffsetUnit = "codepoint",
 ) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus.
 
@@ -47,8 +52,10 @@ def load_questions(
     A quote that is not found, is ambiguous, or disagrees with its offsets is an
     error; with ``lenient`` (``gold check``) it is recorded in ``QuestionSet.issues``
     instead and its question excluded.
+    ``offset_unit`` is what the file's ``start``/``end`` count; they are converted to code points first.
     """
     path = Path(path)
+    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
     if not path.exists():
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
@@ -58,7 +65,10 @@ def load_questions(
     for number, record in _question_records(path, text):
         where = (str(path), number)
         resolver.question_id = record["id"]
-        evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(record["evidence"]))
+        items = record["evidence"]
+        if offsets is not None:
+            items = evidence_in_codepoints(items, corpus, offsets, where)
+        evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
         if all(item.alternatives for item in evidence):
             questions.append(Question(record["id"], record["query"], evidence, tuple(record.get("tags", []))))
         else:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import parse_json, read_text, reject_bom, shorten
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
@@ -20,7 +21,7 @@ _SHORT = 1000
 _SEP = " [SEP] "
 
 
-def load_squad(path: str | Path, answers: str = "first") -> Dataset:
+def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit = "codepoint") -> Dataset:
     """Load SQuAD v1.1/v2 JSON (JSQuAD included): one document per article.
 
     Paragraphs are joined without separator in their true order, recovered from
@@ -28,7 +29,7 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
     lexicographic order); a ``TITLE [SEP] `` context prefix is removed. Gold is
     the first answer, or every answer as alternatives with ``answers="any"``.
     Questions whose gold lies in the removed prefix and unanswerable v2 questions
-    are excluded and counted.
+    are excluded and counted. ``offset_unit`` is what ``answer_start`` counts in its context.
     """
     if answers not in ("first", "any"):
         raise InputError(str(path), f"--squad-answers must be 'first' or 'any', got {answers!r}")
@@ -41,7 +42,7 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
     articles = root.get("data") if isinstance(root, dict) else None
     if not isinstance(articles, list):
         raise InputError(str(path), "expected a SQuAD object with a 'data' list", field="data")
-    builder = _SquadBuilder(str(path), answers)
+    builder = _SquadBuilder(str(path), answers, DocumentOffsets(offset_unit))
     for a, article in enumerate(articles):
         builder.add_article(article, f"data[{a}]")
     if not builder.questions:
@@ -54,8 +55,9 @@ def load_squad(path: str | Path, answers: str = "first") -> Dataset:
 
 
 class _SquadBuilder:
-    def __init__(self, path: str, answers: str) -> None:
+    def __init__(self, path: str, answers: str, offsets: DocumentOffsets) -> None:
         self.path = path
+        self.offsets = offsets
         self.any_answer = answers == "any"
         self.documents: list[Document] = []
         self.questions: list[Question] = []
@@ -150,6 +152,11 @@ class _SquadBuilder:
         start = answer.get("answer_start")
         if not isinstance(start, int) or isinstance(start, bool):
             raise self.fail(f"{where}.answer_start", "must be an integer")
+        if self.offsets.unit != "codepoint":
+            try:
+                start = self.offsets.of(context).to_codepoint(start)
+            except OffsetError as exc:
+                raise self.fail(f"{where}.answer_start", f"{exc} of the context") from None
         length = len(answer["text"])
         if length == 0:
             raise self.fail(f"{where}.text", "must not be empty")

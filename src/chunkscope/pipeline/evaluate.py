@@ -114,7 +114,7 @@ class Evaluator:
                 for question, ranking in zip(self.questions, rankings, strict=True)
             )
         summary = summarize(results, units)
-        return ConfigResult(config, summary, results, units)
+        return ConfigResult(config, summary, results, units, indexed.chunking.imported)
 
 
 def index_chunking(chunking: Chunking) -> IndexedChunking:

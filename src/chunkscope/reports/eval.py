@@ -12,10 +12,12 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
 from chunkscope.analysis.groups import by_tag
+from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.format import summary_cell
+from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
 from chunkscope.results import ConfigResult, QuestionResult, Summary
 
 SUMMARY_TABLE_LEAD = ("index_chunks", "lost")
@@ -92,8 +94,11 @@ def _ranked_dict(hit: Any) -> dict[str, Any]:
     return entry
 
 
-def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, Any]:
-    """One configuration's result as plain JSON values."""
+def config_dict(result: ConfigResult, with_questions: bool = True, write: OffsetWriter | None = None) -> dict[str, Any]:
+    """One configuration's result as plain JSON values (offsets in ``write``'s unit; code points by default).
+
+    ``chunk_import`` is there only when the chunker read a dump.
+    """
     config = result.config
     entry: dict[str, Any] = {
         "chunker": config.chunker,
@@ -110,6 +115,10 @@ def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, 
             question_dict(q) | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause)}
             for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
         ]
+    if result.chunk_import is not None:
+        entry["chunk_import"] = chunk_import_dict(result.chunk_import)
+    if write is not None:
+        convert_config_offsets(entry, write)
     return entry
 
 
@@ -122,11 +131,14 @@ def provenance(dataset: Dataset) -> dict[str, Any]:
     }
 
 
-def eval_report(dataset: Dataset, results: Sequence[ConfigResult]) -> dict[str, Any]:
-    """The full ``chunkscope eval`` JSON report."""
+def eval_report(
+    dataset: Dataset, results: Sequence[ConfigResult], offset_unit: OffsetUnit = "codepoint"
+) -> dict[str, Any]:
+    """The full ``chunkscope eval`` JSON report, its offsets in ``offset_unit``."""
+    write = OffsetWriter(dataset.corpus, offset_unit)
     return {
         **provenance(dataset),
-        "configs": [config_dict(r) for r in results],
+        "configs": [config_dict(r, write=write) for r in results],
         "by_tag": [
             {
                 "tag": group.tag,
@@ -169,8 +181,9 @@ CSV_COLUMNS = (
 )
 
 
-def to_csv(results: Sequence[ConfigResult]) -> str:
-    """One row per (configuration, question)."""
+def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -> str:
+    """One row per (configuration, question); cut offsets in ``write``'s unit (code points by default)."""
+    position = write or _codepoint
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -194,7 +207,9 @@ def to_csv(results: Sequence[ConfigResult]) -> str:
                     q.sent_chars,
                     q.duplicate_chars,
                     ";".join(
-                        f"{cut.span.doc}:{cut.span.start}-{cut.span.end}@{'/'.join(map(str, cut.boundaries))}"
+                        f"{cut.span.doc}:{position(cut.span.doc, cut.span.start)}-"
+                        f"{position(cut.span.doc, cut.span.end)}@"
+                        + "/".join(str(position(cut.span.doc, b)) for b in cut.boundaries)
                         for cut in q.cuts
                     ),
                     ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
@@ -204,8 +219,13 @@ def to_csv(results: Sequence[ConfigResult]) -> str:
     return buffer.getvalue()
 
 
-def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
-    """Summary table plus, per configuration, the questions that failed and why."""
+def _codepoint(doc: str, offset: int) -> int:
+    return offset
+
+
+def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], offset_unit: OffsetUnit = "codepoint") -> str:
+    """Summary table plus, per configuration, the questions that failed and why (offsets in ``offset_unit``)."""
+    position = OffsetWriter(dataset.corpus, offset_unit)
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
         f"chunkscope {__version__}; inputs: "
@@ -227,6 +247,8 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
             f"{result.config.budget or 'none'}, {result.config.overflow})",
             "",
         ]
+        if result.chunk_import is not None:
+            lines += [chunk_import_line(result.chunk_import), ""]
         if not failing:
             lines.append("Every question complete.")
             continue
@@ -238,7 +260,9 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
         for q in failing:
             state = "lost" if q.lost else "incomplete"
             cuts = "; ".join(
-                f"{c.span.doc} {c.span.start}–{c.span.end} at {', '.join(map(str, c.boundaries))}" for c in q.cuts
+                f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)} at "
+                + ", ".join(str(position(c.span.doc, b)) for b in c.boundaries)
+                for c in q.cuts
             )
             covered = "/".join("✓" if x else "✗" for x in q.covered)
             lines.append(

@@ -16,7 +16,8 @@ from chunkscope.cli import main
     ("content", "where", "message"),
     [
         ("{x\n", ":1:", "invalid JSON"),
-        ("[]\n", ":1:", "each line must be a JSON object"),
+        ("1\n", ":1:", "each line must be a JSON object"),
+        ("[1]\n", ":1: field '[0]'", "each element of the array must be a JSON object"),
         (
             jsonl([*GOOD_CHUNKS, {"id": "c4", "doc": "d9", "start": 0, "end": 5}]),
             ":4: field 'doc'",
@@ -30,17 +31,22 @@ from chunkscope.cli import main
         (
             jsonl([{"id": "c1", "doc": "d1", "start": -1, "end": 5}]),
             ":1: field 'start'",
-            "outside the document (0..37)",
+            "offset -1 is outside the document (0..37 code points)",
         ),
-        (jsonl([{"id": "c1", "doc": "d1", "start": 0, "end": 38}]), ":1: field 'end'", "at most 37"),
+        (
+            jsonl([{"id": "c1", "doc": "d1", "start": 0, "end": 38}]),
+            ":1: field 'end'",
+            "offset 38 is outside the document (0..37 code points)",
+        ),
+        (jsonl([{"id": "c1", "doc": "d1", "start": 5, "end": 5}]), ":1: field 'end'", "must be greater than start"),
         (jsonl([{"id": "c1", "doc": "d1", "start": 0}]), ":1: field 'end'", "missing"),
         (jsonl([{"id": "c1", "doc": "d1"}]), ":1: field 'start'", "give start and end, or text"),
         (jsonl([{"id": 1, "doc": "d1", "start": 0, "end": 5}]), ":1: field 'id'", "must be a non-empty string"),
         (jsonl([GOOD_CHUNKS[0], GOOD_CHUNKS[0]]), ":2: field 'id'", "duplicate chunk id 'c1' (first on line 1)"),
         (
-            jsonl([{"id": "c1", "doc": "d1", "start": 0, "end": 5, "text": "Omega"}]),
-            ":1: field 'text'",
-            "does not match",
+            jsonl([{"id": "c1", "doc": "d1", "start": 0, "end": 5, "text": "Alpha", "prefix": 3}]),
+            ":1: field 'prefix'",
+            "must be a string, got 3",
         ),
         ("", "", "the chunking is empty: it lists no chunks"),
         (jsonl([{"id": "c1", "doc": "d1", "text": "Omega"}]), "", "none of its 1 chunks could be located"),
@@ -50,15 +56,17 @@ from chunkscope.cli import main
     ids=[
         "invalid-json",
         "non-object",
+        "non-object-element",
         "unknown-doc",
         "start-string",
         "start-negative",
         "end-beyond",
+        "end-not-after-start",
         "end-missing",
         "neither-offsets-nor-text",
         "id-int",
         "duplicate-id",
-        "text-contradicts-offsets",
+        "prefix-int",
         "empty",
         "nothing-located",
         "bom",
@@ -79,8 +87,22 @@ def test_chunk_text_not_found_is_a_warning(files: dict[str, Path], capsys: pytes
     assert main(["eval", *inputs(files), "--chunks", str(files["chunks"])]) == 0
     err = capsys.readouterr().err
     assert "Traceback" not in err
-    # the chunk is searched from the start of the previous d2 chunk (c3 at 0)
-    assert f"chunkscope: warning: {files['chunks']}:4: chunk 'c4' text not found in 'd2' at or after offset 0" in err
+    assert f"chunkscope: warning: {files['chunks']}:4: chunk 'c4' text not found in 'd2'; left out" in err
+    assert (
+        f"chunkscope: chunks {files['chunks']} (chunkscope): 4 chunks: 3 exact, 0 relocated, 0 ambiguous, 1 not found"
+        in err
+    )
+
+
+def test_chunk_text_contradicting_its_offsets_is_relocated(
+    files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(files["chunks"], jsonl([{"id": "c1", "doc": "d1", "start": 1, "end": 6, "text": "Alpha"}, GOOD_CHUNKS[1]]))
+    assert main(["eval", *inputs(files), "--chunks", str(files["chunks"]), "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    (config,) = json.loads(captured.out)["configs"]
+    assert config["chunk_import"]["exact"] == 1 and config["chunk_import"]["relocated"] == 1
+    assert "1 relocated" in captured.err
 
 
 @pytest.mark.parametrize(

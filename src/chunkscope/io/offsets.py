@@ -1,0 +1,171 @@
+"""Offsets in other units: UTF-8 bytes and UTF-16 code units, converted exactly at the edges.
+
+Inside chunkscope every offset is a Python string index (a code point). Other tools count
+differently: JavaScript and Azure AI Search's Text Split count UTF-16 code units (an emoji is two),
+TyDi QA counts UTF-8 bytes (a kana is three). An input in such a unit is converted to code points
+when it is read, and a report can convert back when it is written.
+
+A conversion is exact both ways: the code-unit offset of code point ``i`` is the number of code
+units of ``text[:i]``, kept for every ``i`` as a cumulative count, so a code-unit offset converts by
+a binary search. An offset that falls inside a character (between the bytes of a multi-byte
+character, or between the halves of a surrogate pair) has no code-point equivalent and is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+
+import numpy as np
+import numpy.typing as npt
+
+from chunkscope.errors import InputError
+from chunkscope.model import Corpus
+
+OffsetUnit = Literal["codepoint", "utf8", "utf16"]
+"""``codepoint``: Python string indices; ``utf8``: bytes of the UTF-8 encoding; ``utf16``: UTF-16 code units."""
+
+OFFSET_UNITS: tuple[OffsetUnit, ...] = get_args(OffsetUnit)
+
+UNIT_NAMES: Mapping[OffsetUnit, str] = {"codepoint": "code points", "utf8": "UTF-8 bytes", "utf16": "UTF-16 code units"}
+
+
+class OffsetError(ValueError):
+    """An offset with no code-point equivalent: outside the text, or inside a character.
+
+    ``inside`` tells which: False for an offset outside the text, True for one inside a character.
+    """
+
+    def __init__(self, message: str, inside: bool) -> None:
+        super().__init__(message)
+        self.inside = inside
+
+
+def check_unit(unit: str) -> OffsetUnit:
+    """``unit`` as an OffsetUnit; ValueError naming the valid units otherwise."""
+    for known in OFFSET_UNITS:
+        if unit == known:
+            return known
+    raise ValueError(f"unknown offset unit {unit!r}: use {', '.join(OFFSET_UNITS)}")
+
+
+class UnitOffsets:
+    """Exact conversions between code-point offsets of one text and offsets in ``unit``."""
+
+    def __init__(self, text: str, unit: OffsetUnit) -> None:
+        self.text = text
+        self.unit = unit
+        self._before: npt.NDArray[np.int64] | None = _cumulative_units(text, unit)
+
+    @property
+    def identity(self) -> bool:
+        """True when every character of the text is one code unit (the unit changes no offset)."""
+        return self._before is None
+
+    @property
+    def length(self) -> int:
+        """The text's length in the unit."""
+        return len(self.text) if self._before is None else int(self._before[-1])
+
+    def to_codepoint(self, offset: int) -> int:
+        """The code-point offset of ``offset`` (in the unit); OffsetError if there is none."""
+        if not 0 <= offset <= self.length:
+            raise OffsetError(
+                f"offset {offset} is outside the document (0..{self.length} {UNIT_NAMES[self.unit]})", inside=False
+            )
+        if self._before is None:
+            return offset
+        index = int(np.searchsorted(self._before, offset))
+        if int(self._before[index]) != offset:
+            raise OffsetError(self._inside_message(offset, index - 1), inside=True)
+        return index
+
+    def from_codepoint(self, index: int) -> int:
+        """The offset in the unit of code-point offset ``index`` (``0 <= index <= len(text)``)."""
+        if not 0 <= index <= len(self.text):
+            raise ValueError(f"code-point offset {index} is outside the text (0..{len(self.text)})")
+        return index if self._before is None else int(self._before[index])
+
+    def _inside_message(self, offset: int, index: int) -> str:
+        assert self._before is not None
+        char = self.text[index]
+        first, last = int(self._before[index]), int(self._before[index + 1])
+        where = (
+            "between the halves of the surrogate pair of" if self.unit == "utf16" else "inside the multi-byte character"
+        )
+        return (
+            f"offset {offset} ({self.unit}) falls {where} {char!r} (U+{ord(char):04X}, "
+            f"{UNIT_NAMES[self.unit]} {first}..{last})"
+        )
+
+
+def _cumulative_units(text: str, unit: OffsetUnit) -> npt.NDArray[np.int64] | None:
+    """``before[i]`` = code units of ``text[:i]`` for ``i`` in 0..len(text); None when that is ``i`` itself."""
+    if unit == "codepoint" or text.isascii():
+        return None
+    points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    if unit == "utf8":
+        widths = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
+    else:
+        astral = points >= 0x10000
+        if not astral.any():
+            return None
+        widths = 1 + astral.astype(np.int64)
+    before = np.zeros(len(points) + 1, dtype=np.int64)
+    np.cumsum(widths, out=before[1:])
+    return before
+
+
+class DocumentOffsets:
+    """One :class:`UnitOffsets` per document text, built when first asked for."""
+
+    def __init__(self, unit: OffsetUnit) -> None:
+        self.unit = unit
+        self._by_text: dict[str, UnitOffsets] = {}
+
+    def of(self, text: str) -> UnitOffsets:
+        """The converter for ``text``."""
+        converter = self._by_text.get(text)
+        if converter is None:
+            converter = self._by_text[text] = UnitOffsets(text, self.unit)
+        return converter
+
+
+def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int]) -> Any:
+    """A question's ``evidence`` list with every span's ``start``/``end`` converted from ``offsets.unit``.
+
+    Only well-formed spans (a known ``doc`` and integer offsets inside it) are converted; anything
+    else is returned as it is, for the question loader to report. An offset inside a character is an
+    InputError naming the file, line and field.
+    """
+    if not isinstance(items, list):
+        return items
+    return [_item_in_codepoints(item, corpus, offsets, where, f"evidence[{i}]") for i, item in enumerate(items)]
+
+
+def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int], name: str) -> Any:
+    if not isinstance(item, dict):
+        return item
+    if isinstance(item.get("any"), list):
+        alternatives = item["any"]
+        return {
+            **item,
+            "any": [
+                _item_in_codepoints(alternative, corpus, offsets, where, f"{name}.any[{i}]")
+                for i, alternative in enumerate(alternatives)
+            ],
+        }
+    document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
+    if document is None:
+        return item
+    converter = offsets.of(document.text)
+    converted = dict(item)
+    for key in ("start", "end"):
+        value = item.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            continue
+        try:
+            converted[key] = converter.to_codepoint(value)
+        except OffsetError as exc:
+            raise InputError(where[0], str(exc), line=where[1], field=f"{name}.{key}") from None
+    return converted

@@ -1,0 +1,103 @@
+"""A LangChain dump written here by langchain-text-splitters (``add_start_index=True``), read back exactly.
+
+The text is built from paragraphs whose offsets are known by construction; the splitter's chunk size
+keeps each paragraph a chunk of its own (two never fit together, and none is shorter than the overlap),
+so the truth does not come from LangChain's own ``start_index``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chunkscope.chunkers.imported import read_chunks
+from chunkscope.model import Corpus, Document
+
+splitters = pytest.importorskip("langchain_text_splitters")
+
+PARAGRAPHS = ["the cat sat", "cat sat", "the dog ran", "dog ran", "the cat sat", "cat sat", "a bird sang"]
+TEXT = "\n\n".join(PARAGRAPHS)
+TRUTH = []
+_offset = 0
+for _paragraph in PARAGRAPHS:
+    TRUTH.append((_offset, _offset + len(_paragraph)))
+    _offset += len(_paragraph) + 2
+CORPUS = Corpus((Document("docs/pets.md", TEXT),))
+
+
+def langchain_documents() -> list[dict[str, Any]]:
+    splitter = splitters.RecursiveCharacterTextSplitter(
+        chunk_size=12, chunk_overlap=5, separators=["\n\n"], keep_separator=False, add_start_index=True
+    )
+    documents = splitter.create_documents([TEXT], metadatas=[{"source": "/home/me/corpus/docs/pets.md"}])
+    return [document.model_dump() for document in documents]
+
+
+def write(path: Path, records: list[dict[str, Any]], lines: bool) -> str:
+    if lines:
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    else:
+        path.write_text(json.dumps(records, indent=2), encoding="utf-8")
+    return str(path)
+
+
+def test_the_splitter_makes_one_chunk_per_paragraph() -> None:
+    assert [d["page_content"] for d in langchain_documents()] == PARAGRAPHS
+
+
+@pytest.mark.parametrize("lines", [False, True], ids=["json", "jsonl"])
+def test_a_langchain_dump_is_placed_exactly(tmp_path: Path, lines: bool) -> None:
+    chunking = read_chunks(write(tmp_path / "dump.json", langchain_documents(), lines), CORPUS)
+    assert [(c.start, c.end) for c in chunking.units] == TRUTH
+    assert [c.id for c in chunking.units] == [str(i) for i in range(len(PARAGRAPHS))]  # no ids: positions
+    assert chunking.imported is not None and chunking.imported.format == "langchain"
+    assert chunking.imported.exact == len(PARAGRAPHS)
+
+
+def test_dumps_without_offsets_or_with_minus_one_are_relocated_in_order(tmp_path: Path) -> None:
+    records = langchain_documents()
+    for number, record in enumerate(records):
+        if number % 2:
+            record["metadata"]["start_index"] = -1  # what str.find gives when it does not find the chunk
+        else:
+            del record["metadata"]["start_index"]
+    chunking = read_chunks(write(tmp_path / "dump.json", records, False), CORPUS)
+    # "cat sat" also occurs inside the "the cat sat" before it: a forward search from the previous start
+    # would put it there; the order puts it after
+    assert [(c.start, c.end) for c in chunking.units] == TRUTH
+    assert chunking.imported is not None
+    assert (chunking.imported.exact, chunking.imported.relocated) == (0, len(PARAGRAPHS))
+
+
+def without(dropped: set[int]) -> list[dict[str, Any]]:
+    """The dump without some chunks and without offsets: placed by text and order alone."""
+    records = [r for i, r in enumerate(langchain_documents()) if i not in dropped]
+    for record in records:
+        del record["metadata"]["start_index"]
+    return records
+
+
+def test_chunks_around_a_gap_are_still_placed_by_order(tmp_path: Path) -> None:
+    chunking = read_chunks(write(tmp_path / "dump.jsonl", without({1}), True), CORPUS)
+    # left: the cat sat, the dog ran, dog ran, the cat sat, cat sat, a bird sang. The first "the cat sat"
+    # (0 or 44) must come before "the dog ran" (22): 0. "dog ran" at 26 would end with its predecessor: 35.
+    assert [(c.id, c.start) for c in chunking.units] == [
+        ("0", 0), ("1", 22), ("2", 35), ("3", 44), ("4", 57), ("5", 66)
+    ]  # fmt: skip
+
+
+def test_a_chunk_that_fits_twice_is_reported_ambiguous(tmp_path: Path) -> None:
+    path = write(tmp_path / "dump.jsonl", without({1, 4}), True)
+    chunking = read_chunks(path, CORPUS)
+    # left: the cat sat, the dog ran, dog ran, cat sat, a bird sang. "cat sat" must start after "dog ran"
+    # (35) and before "a bird sang" (66): 48 and 57 both fit, so it is left out
+    summary = chunking.imported
+    assert summary is not None
+    assert [(c.id, c.start) for c in chunking.units] == [("0", 0), ("1", 22), ("2", 35), ("4", 66)]
+    assert [(u.id, u.status, u.candidates) for u in summary.unplaced] == [("3", "ambiguous", (48, 57))]
+    assert (summary.exact, summary.relocated, summary.ambiguous, summary.not_found) == (0, 4, 1, 0)
+    warning = f"{path}:4: chunk '3' ambiguous in 'docs/pets.md': its text fits at offsets 48, 57; left out"
+    assert warning in chunking.problems
