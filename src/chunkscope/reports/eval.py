@@ -17,7 +17,7 @@ from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.format import summary_cell
 from chunkscope.results import ConfigResult, QuestionResult, Summary
 
-SUMMARY_TABLE_LEAD = ("index_chunks", "lost")
+SUMMARY_TABLE_LEAD = ("index_chunks", "lost", "pieces")
 """Metrics shown before the tested ones in the Markdown summary table."""
 SUMMARY_TABLE_TRAIL = ("sent_chars", "duplicate_chars")
 """Metrics shown after the tested ones."""
@@ -48,9 +48,12 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         "doc_hit": result.doc_hit,
         "complete": result.complete,
         "covered": list(result.covered),
+        "pieces": result.in_pieces,
+        "piece_ranks": [list(ranks) for ranks in result.piece_ranks],
         **({"attribution": list(result.attribution)} if result.attribution else {}),
         "sent_chars": result.sent_chars,
         "duplicate_chars": result.duplicate_chars,
+        **overlap_values(result),
         "ranked": [_ranked_dict(hit) for hit in result.ranked],
         "delivered": [
             {"rank": d.rank, "doc": d.chunk.doc, "start": d.start, "end": d.end, "duplicate_chars": d.duplicate_chars}
@@ -68,6 +71,11 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
             for cut in result.cuts
         ],
     }
+
+
+def overlap_values(result: QuestionResult) -> dict[str, float]:
+    """One question's value of every registered character-overlap metric, by key, in registry order."""
+    return {m.name: m.per_question(result) for m in REGISTRY if m.family == "overlap" and m.per_question is not None}
 
 
 def _ranked_dict(hit: Any) -> dict[str, Any]:
@@ -164,14 +172,17 @@ CSV_COLUMNS = (
     "top_prefixes",
     "attribution",
     "top_parts",
+    "pieces",
 )
+"""The fixed CSV columns; the character-overlap metrics' per-question values follow them."""
 
 
 def to_csv(results: Sequence[ConfigResult]) -> str:
     """One row per (configuration, question)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    overlap = [m.name for m in REGISTRY if m.family == "overlap" and m.per_question is not None]
+    writer.writerow([*CSV_COLUMNS, *overlap])
     for result in results:
         c = result.config
         for q in result.questions:
@@ -197,6 +208,8 @@ def to_csv(results: Sequence[ConfigResult]) -> str:
                     ),
                     ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
                     *_structure_cells(q, c.top_k),
+                    int(q.in_pieces),
+                    *(repr(value) for value in overlap_values(q).values()),
                 ]
             )
     return buffer.getvalue()
@@ -234,7 +247,7 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
             "|---|---|---|---|---|" + "---|" * len(extra),
         ]
         for q in failing:
-            state = "lost" if q.lost else "incomplete"
+            state = ("lost" if q.lost else "incomplete") + (", in pieces" if q.in_pieces else "")
             cuts = "; ".join(
                 f"{c.span.doc} {c.span.start}–{c.span.end} at {', '.join(map(str, c.boundaries))}" for c in q.cuts
             )
