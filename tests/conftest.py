@@ -1,8 +1,11 @@
-"""Shared fixtures: the bundled sample data and the JSQuAD file from ../shared."""
+"""Shared fixtures: the bundled sample data, the JSQuAD file from ../shared, and an unprivileged runner."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,3 +37,40 @@ def jsquad(jsquad_path: Path) -> Dataset:
 def sample() -> Dataset:
     """The bundled sample data."""
     return load_dataset()
+
+
+class Unprivileged:
+    """Runs Python where permission bits apply: as root they do not, so every capability is dropped first.
+
+    ``run(code, *args)`` runs ``python -c code args``. As root it goes through
+    ``setpriv`` with no capabilities (still uid 0, so files it makes are root's,
+    but a mode like 0o555 now stops it). ``uid=N`` also switches to that user id
+    (one without a passwd entry by default), keeping only the right to read and
+    search, so the interpreter stays reachable.
+    """
+
+    def run(
+        self, code: str, *args: str, uid: int | None = None, env: dict[str, str | None] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", code, *args]
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root without setpriv: permission bits cannot be made to apply")
+            if uid is None:
+                command = [setpriv, "--bounding-set=-all", "--inh-caps=-all", *command]
+            else:
+                user = [f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+                keep = ["--inh-caps=-all,+dac_read_search", "--ambient-caps=+dac_read_search"]
+                command = [setpriv, *user, *keep, *command]
+        elif uid is not None and uid != os.getuid():
+            pytest.skip("switching user needs root")
+        merged = {**os.environ, **(env or {})}
+        environment = {key: value for key, value in merged.items() if value is not None}
+        return subprocess.run(command, env=environment, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.fixture
+def unprivileged() -> Unprivileged:
+    """An :class:`Unprivileged` runner."""
+    return Unprivileged()

@@ -34,3 +34,7 @@ class MissingExtraError(ChunkscopeError):
         super().__init__(
             f"{feature} needs the optional dependency '{module}': install it with  pip install 'chunkscope[{extra}]'"
         )
+
+
+class ChunkscopeWarning(UserWarning):
+    """Something the user should know that does not stop the work (the command line prints one line)."""

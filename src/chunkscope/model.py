@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -51,12 +51,58 @@ class Document:
     """Free-form metadata carried from the input."""
 
 
+MatchKind = Literal["exact", "normalized", "fuzzy"]
+"""How a gold span was found: given offsets or an exact quote, a normalised quote, an approximate alignment."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpanMatch:
+    """How one gold span was located in its document."""
+
+    kind: MatchKind = "exact"
+    """``exact`` (offsets, or the quote as given), ``normalized`` or ``fuzzy``."""
+    score: float = 1.0
+    """Similarity of the quote to the located text (1.0 unless ``fuzzy``)."""
+
+    @property
+    def label(self) -> str:
+        """``exact``, ``normalized`` or ``fuzzy 0.93`` (score to two decimals, rounded down)."""
+        if self.kind == "fuzzy":
+            return f"fuzzy {int(self.score * 100) / 100:.2f}"
+        return self.kind
+
+    @property
+    def approximate(self) -> bool:
+        """True unless the span was given exactly."""
+        return self.kind != "exact"
+
+
+EXACT = SpanMatch()
+"""The match of a span given by offsets or an exact quote."""
+
+
 @dataclass(frozen=True, slots=True)
 class EvidenceItem:
     """One required piece of evidence: any one of its alternatives satisfies it."""
 
     alternatives: tuple[Span, ...]
     """Spans that each count as this piece of evidence."""
+    matches: tuple[SpanMatch, ...] = ()
+    """How each alternative was located, in order; empty when every one was exact."""
+
+    def match_of(self, index: int) -> SpanMatch:
+        """How alternative ``index`` was located."""
+        return self.matches[index] if self.matches else EXACT
+
+    @property
+    def approximate(self) -> bool:
+        """True when some alternative was located by a normalised or fuzzy match."""
+        return any(match.approximate for match in self.matches)
+
+    @property
+    def match_labels(self) -> tuple[str, ...]:
+        """The label of each alternative's match (``exact``, ``normalized``, ``fuzzy 0.93``)."""
+        return tuple(self.match_of(i).label for i in range(len(self.alternatives)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +122,11 @@ class Question:
     def gold_spans(self) -> tuple[Span, ...]:
         """Every alternative span of every item, in order."""
         return tuple(span for item in self.evidence for span in item.alternatives)
+
+    @property
+    def approximate(self) -> bool:
+        """True when some gold span was located approximately (the inspector marks it ``≈``)."""
+        return any(item.approximate for item in self.evidence)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,3 +201,30 @@ class QuestionSet:
     """Questions dropped at load time (gold in a removed prefix, unanswerable)."""
     excluded_reasons: Mapping[str, int] = field(default_factory=lambda: _EMPTY, compare=False, hash=False)
     """Count of excluded questions per reason."""
+    issues: tuple[GoldIssue, ...] = field(default=(), compare=False, hash=False)
+    """Gold that could not be resolved, each naming where it came from (the reason behind some exclusions)."""
+
+
+IssueKind = Literal["not_found", "ambiguous", "mismatch"]
+"""Why a gold reference could not be resolved to one span."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldIssue:
+    """A gold reference that could not be resolved to one span, and where it came from."""
+
+    kind: IssueKind
+    """``not_found``: the text is nowhere; ``ambiguous``: it occurs several times and nothing picks one;
+    ``mismatch``: the given offsets hold other text."""
+    question: str
+    """Id of the question the reference belongs to."""
+    where: str
+    """``file:line field 'name'`` of the reference."""
+    doc: str | None
+    """Document searched (``None``: the whole corpus)."""
+    quote: str
+    """The reference's text."""
+    places: tuple[tuple[str, int, int], ...] = ()
+    """Where the text was found: (document, start, end) of every occurrence."""
+    message: str = ""
+    """One line saying what is wrong."""

@@ -91,6 +91,133 @@ class DeliveredChunk:
 
 
 DeliveryStop = Literal["top_k", "budget", "exhausted"]
+DeliveryStatus = Literal["delivered", "truncated", "budget-stop", "budget-skip", "already-sent", "beyond-top-k"]
+"""What context assembly did with one ranked hit (see :class:`HitDelivery`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HitDelivery:
+    """The context assembly's decision for one ranked hit.
+
+    ``delivered``: its unit was sent whole. ``truncated``: sent cut to the budget
+    (overflow ``truncate``). ``budget-stop``: not sent because the budget ended
+    delivery, at this hit (it did not fit) or before it (``after_stop``).
+    ``budget-skip``: passed over because it did not fit (overflow ``skip``).
+    ``already-sent``: its unit was sent by an earlier hit (``sent_by``), so it
+    costs nothing. ``beyond-top-k``: ranked below top-k, never considered.
+    """
+
+    rank: int
+    """1-based rank of the hit."""
+    status: DeliveryStatus
+    """The decision."""
+    cost: int
+    """Characters the hit's whole delivered unit costs (prefix + body)."""
+    unit_length: int
+    """Body length of the hit's delivered unit."""
+    sent_chars: int
+    """Characters sent for this hit, prefix included (0 unless delivered or truncated)."""
+    body_chars: int
+    """Body characters sent (the unit's length unless truncated; 0 when nothing was sent)."""
+    duplicate_chars: int
+    """Body characters sent that an earlier delivered unit had already sent."""
+    used_before: int
+    """Characters sent by the hits ranked above this one."""
+    used_after: int
+    """Characters sent by this hit and the ones above it."""
+    left_before: int | None
+    """Budget left when this hit's turn came (``None`` without a budget)."""
+    left_after: int | None
+    """Budget left after this hit (``None`` without a budget)."""
+    sent_by: int | None = None
+    """``already-sent``: the rank whose hit sent the unit."""
+    after_stop: bool = False
+    """``budget-stop``: a hit ranked above this one ended delivery, so this one was not tried."""
+
+    @property
+    def delivered(self) -> bool:
+        """Some of this hit's text reached the context."""
+        return self.status in ("delivered", "truncated")
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetStop:
+    """The hit at which the budget ended delivery (overflow ``stop`` or ``truncate``)."""
+
+    rank: int
+    """Rank of the hit that did not fit (sent truncated, or not at all)."""
+    cost: int
+    """Characters its whole unit costs (prefix + body)."""
+    budget: int
+    """The context budget in characters."""
+    used: int
+    """Characters sent before it."""
+    unit_length: int
+    """Body length of its unit."""
+    body_chars: int
+    """Body characters of it sent by truncation (0 when nothing was sent)."""
+
+    @property
+    def truncated(self) -> bool:
+        """The hit was sent cut to what was left of the budget."""
+        return self.body_chars > 0
+
+    @property
+    def ends_before(self) -> int:
+        """First rank not reached: the one after a truncated hit, else the hit itself."""
+        return self.rank + 1 if self.truncated else self.rank
+
+
+@dataclass(frozen=True, slots=True)
+class TopKEnd:
+    """Where the top-k window ends in a non-empty ranking."""
+
+    top_k: int
+    """Ranked hits considered for delivery."""
+    last_rank: int
+    """Rank of the last ranked hit kept (the ranking depth, or fewer when it ran out)."""
+
+    @property
+    def continues(self) -> bool:
+        """Ranked hits follow below the top-k (they are never delivered)."""
+        return self.last_rank > self.top_k
+
+    @property
+    def ends_before(self) -> int:
+        """First rank below the window: top-k + 1, or one past the last rank when the ranking ends first."""
+        return self.top_k + 1 if self.continues else self.last_rank + 1
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryDecisions:
+    """Every ranked hit's delivery decision for one question, and why delivery ended.
+
+    Computed on demand from a :class:`QuestionResult` and its :class:`Config` by
+    :func:`chunkscope.pipeline.assembly.delivery_decisions`; the evaluator does not store it.
+    """
+
+    hits: tuple[HitDelivery, ...]
+    """One decision per ranked hit, in rank order."""
+    stop: DeliveryStop
+    """Why delivery ended: top-k reached, budget, or ranking exhausted before top-k."""
+    top_k: int
+    """Ranked hits considered for delivery."""
+    budget: int | None
+    """The context budget (``None``: unlimited)."""
+    used: int
+    """Characters sent in all."""
+    budget_stop: BudgetStop | None
+    """The hit the budget stopped at; ``None`` when the budget never ended delivery (or overflow ``skip``)."""
+    top_k_end: TopKEnd | None
+    """Where the top-k window ends; ``None`` when nothing was ranked."""
+
+    def of(self, rank: int) -> HitDelivery:
+        """The decision for ``rank`` (IndexError when not ranked)."""
+        if not 1 <= rank <= len(self.hits):
+            raise IndexError(rank)
+        return self.hits[rank - 1]
+
+
 Attribution = Literal["child", "parent", "none"]
 
 
@@ -202,6 +329,9 @@ class QuestionResult:
     hold some of those characters, ascending; ``()`` for every other item. Empty when not measured."""
     overlap: CharacterOverlap = NO_OVERLAP
     """Character counts of the evidence against the delivered context and the index."""
+    gold_match: tuple[tuple[str, ...], ...] = ()
+    """Per required item, how each alternative gold span was located (``exact``, ``normalized``,
+    ``fuzzy 0.93``); empty when every span was given exactly."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)

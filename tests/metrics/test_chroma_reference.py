@@ -22,10 +22,13 @@ feeds it chunkscope's delivered chunks as the "retrieved" ones (chunkscope score
 was delivered, so top-k, budget and truncation count) and chunkscope's units as the
 corpus chunks. Chroma locates each chunk by searching its text in the corpus, which maps
 a repeated chunk to its first occurrence (their code warns about it); the port is given
-the true offsets, so it checks the measures, not that locator. The fixture is in
-Chroma's own format (``questions.csv`` with JSON references and ``corpus_id``): several
-references per question, references that overlap, nest or repeat, a reference touching
-chunk boundaries, a repeated sentence, and overlapping chunks.
+the true offsets, so it checks the measures, not that locator. chunkscope trims whitespace
+at the edges of every gold span before measuring (the span-edge rule of its metric
+policy), so the port is given each reference as trimmed: the one place where chunkscope
+scores other characters than Chroma. The fixture is in Chroma's own format
+(``questions.csv`` with JSON references and ``corpus_id``): several references per
+question, references that overlap, nest or repeat, one ending with a space, a reference
+touching chunk boundaries, a repeated sentence, and overlapping chunks.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from typing import Any
 
 import pytest
 
+from chunkscope.io.gold import trim_span
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
 from chunkscope.pipeline.config import make_config
@@ -166,8 +170,15 @@ def as_questions(rows: Sequence[dict[str, Any]]) -> list[Question]:
     ]
 
 
-def references_of(row: dict[str, Any]) -> list[Interval]:
+def raw_references(row: dict[str, Any]) -> list[Interval]:
     return [(ref["start_index"], ref["end_index"]) for ref in row["references"]]
+
+
+def references_of(row: dict[str, Any]) -> list[Interval]:
+    """The references as chunkscope scores them: without edge whitespace (the span-edge rule)."""
+    text = (FIXTURE / row["corpus_id"]).read_text(encoding="utf-8")
+    trimmed = [trim_span(Span(row["corpus_id"], start, end), text) for start, end in raw_references(row)]
+    return [(span.start, span.end) for span in trimmed]
 
 
 CONFIGS = [
@@ -198,7 +209,8 @@ def test_the_fixture_is_valid_chroma_data() -> None:
         assert len(row["references"]) >= 1
         for ref in row["references"]:
             assert text[ref["start_index"] : ref["end_index"]] == ref["content"]
-    spans = [references_of(row) for row in rows]
+    assert any(raw_references(row) != references_of(row) for row in rows)  # a reference with edge whitespace
+    spans = [raw_references(row) for row in rows]
     assert any(a != b and a[0] < b[1] and b[0] < a[1] for refs in spans for a in refs for b in refs)  # overlapping
     assert any(refs.count(ref) > 1 for refs in spans for ref in refs)  # the same reference twice
     assert any(a[0] <= b[0] and b[1] <= a[1] and a != b for refs in spans for a in refs for b in refs)  # nested

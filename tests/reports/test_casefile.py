@@ -14,16 +14,19 @@ from chunkscope.reports.casefile import case_file, fenced, mark_text
 
 
 def test_mark_text_places_gold_boundaries_and_cuts() -> None:
-    # "abcdefghij" starting at document offset 10; gold [12, 16) = "cdef"; boundaries at 14 (inside the
-    # gold: a cut), 16 (at the gold's end: an ordinary boundary, after the closing mark) and 18.
-    marked = mark_text("abcdefghij", 10, [Span("d", 12, 16)], [14, 16, 18])
+    # "abcdefghij" starting at document offset 10; gold [12, 16) = "cdef", which no chunk holds whole;
+    # boundaries at 14 (inside the gold: the cut), 16 (at the gold's end: an ordinary boundary, after the
+    # closing mark) and 18.
+    marked = mark_text("abcdefghij", 10, [Span("d", 12, 16)], [14, 16, 18], [14])
     assert marked == "ab⟦cd✂ef⟧|gh|ij"
+    # when some chunk holds the gold whole, the boundary at 14 is no cut
+    assert mark_text("abcdefghij", 10, [Span("d", 12, 16)], [14, 16, 18], []) == "ab⟦cd|ef⟧|gh|ij"
 
 
 def test_mark_text_clips_gold_to_the_text() -> None:
     # The text [20, 25) shows only the end of gold [18, 22): it opens at the text's start, and the
     # boundary at 20 lies strictly inside the gold (18 < 20 < 22), so it is a cut, marked before the opening.
-    assert mark_text("vwxyz", 20, [Span("d", 18, 22)], [20]) == "✂⟦vw⟧xyz"
+    assert mark_text("vwxyz", 20, [Span("d", 18, 22)], [20], [20]) == "✂⟦vw⟧xyz"
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:

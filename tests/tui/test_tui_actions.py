@@ -64,7 +64,6 @@ def test_binding_ids_are_unique_and_namespaced() -> None:
 
 @pytest.mark.parametrize("place", list(Place), ids=lambda place: place.value)
 def test_each_class_binds_exactly_its_rows_of_the_table(place: Place) -> None:
-    # The ranked-chunks and document widgets still spell their bindings out: this keeps them equal to the table.
     assert PLACE_CLASSES[place].__dict__["BINDINGS"] == bindings_for(place)
 
 

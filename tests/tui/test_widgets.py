@@ -24,6 +24,7 @@ from textual.widget import Widget
 from chunkscope.analysis.compare import STATES, Comparison, compare
 from chunkscope.io.dataset import Dataset
 from chunkscope.model import Question
+from chunkscope.pipeline.assembly import delivery_decisions
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, QuestionResult
@@ -45,7 +46,7 @@ from chunkscope.tui.widgets import (
     RankedChunksView,
     TransitionMatrix,
 )
-from chunkscope.tui.widgets.ranked_chunks import hit_statuses, stop_rules
+from chunkscope.tui.widgets.delivery_lines import hit_statuses, stop_rules
 from chunkscope.tui.widgets.summary_widgets import bar, bin_counts, length_bins
 
 SIZE = (100, 30)
@@ -379,12 +380,12 @@ def test_budget_stop_rule_and_statuses(sample: Dataset, evaluator: Evaluator) ->
     result = evaluator.evaluate(FIXED_200)
     _, q01 = pick(sample, result, "q01")
     assert [d.rank for d in q01.delivered] == [1, 2, 3]
-    rules = stop_rules(q01, FIXED_200)
+    rules = stop_rules(delivery_decisions(q01, FIXED_200))
     assert [(r.before_rank, r.text) for r in rules] == [
         (4, "budget stop: #4 (200 chars) does not fit 600 − 600"),
         (6, "top-5: ranks below are not delivered"),
     ]
-    statuses = hit_statuses(q01, FIXED_200)
+    statuses = hit_statuses(delivery_decisions(q01, FIXED_200), q01.ranked)
     assert [statuses[r].glyph for r in range(1, 7)] == ["●", "●", "●", "○", "○", "·"]
     assert statuses[4].text == "not delivered: budget stop"
 
@@ -414,7 +415,7 @@ def test_ranked_view_duplicates_under_overlap_crowding(sample: Dataset, evaluato
     result = evaluator.evaluate(CROWDED)
     _, q01 = pick(sample, result, "q01")
     assert [d.duplicate_chars for d in q01.delivered] == [0, 100]
-    statuses = hit_statuses(q01, CROWDED)
+    statuses = hit_statuses(delivery_decisions(q01, CROWDED), q01.ranked)
     assert statuses[2].text == "delivered · 100 chars re-sent"
 
 

@@ -25,7 +25,8 @@ first label of this list that applies is given:
    or the budget the evidence needed.
 5. ``OVER-BUDGET``: a hit within top-k whose delivered unit contains an
    alternative of an uncovered required item was not delivered because of the
-   budget (its rank is in ``skipped_ranks``), or was delivered truncated.
+   budget (its delivery decision is a budget stop or skip), or was delivered
+   truncated (:func:`chunkscope.pipeline.assembly.delivery_decisions`).
 6. ``INCOMPLETE``: any other question that is not complete: some but not all
    items delivered, typically because an item's first hit ranks within 2..5 but
    beyond ``top_k``.
@@ -53,7 +54,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
-from chunkscope.pipeline.assembly import assemble
+from chunkscope.pipeline.assembly import assemble, delivery_decisions
 from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 
 __all__ = [
@@ -256,18 +257,22 @@ def _over_budget(result: QuestionResult, config: Config) -> bool:
     return bool(_evidence_ranks_cut_by_budget(result, config))
 
 
+_CUT_BY_BUDGET = frozenset({"budget-stop", "budget-skip", "truncated"})
+
+
 def _evidence_ranks_cut_by_budget(result: QuestionResult, config: Config) -> list[int]:
-    """Ranks within top-k holding an uncovered item that the budget skipped or truncated."""
-    skipped = set(result.skipped_ranks)
-    truncated = {d.rank for d in result.delivered if d.truncated}
-    ranks = {
+    """Ranks within top-k holding an uncovered item that the budget stopped, skipped or truncated."""
+    candidates = {
         rank
         for covered, item_ranks in zip(result.covered, result.item_ranks, strict=False)
         if not covered
         for rank in item_ranks
-        if rank <= config.top_k and (rank in skipped or rank in truncated)
+        if rank <= config.top_k
     }
-    return sorted(ranks)
+    if not candidates:
+        return []
+    decisions = delivery_decisions(result, config, limit=max(candidates))
+    return sorted(rank for rank in candidates if decisions.of(rank).status in _CUT_BY_BUDGET)
 
 
 def diagnosis_dict(diagnosis: Diagnosis) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError, SpecError
+from chunkscope.io.text import parse_json, read_text
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY, Metric
 from chunkscope.results import Config, ConfigResult
@@ -102,6 +103,8 @@ def parse_condition(text: str) -> Condition:
     except SpecError as error:
         raise SpecError(f"--fail-if {text!r}: {error}") from None
     threshold = float(number)
+    if not math.isfinite(threshold):
+        raise SpecError(f"--fail-if {text!r}: {number} is beyond the range of a number (about 1.8e308)")
     if metric.kind == "count" and not threshold.is_integer():
         raise SpecError(
             f"--fail-if {text!r}: {metric.name} is a count of {metric.unit}, not a share; "
@@ -162,14 +165,11 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
     """
     name = str(path)
     keys = [REGISTRY.parse(metric).name for metric in metrics]
+    text, _ = read_text(Path(path))  # refuses devices and FIFOs, names unreadable and non-UTF-8 files
     try:
-        report = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(name, f"not a JSON report: {exc}") from None
-    except RecursionError:
-        raise InputError(name, "not a JSON report: nested too deeply") from None
+        report = parse_json(name, text)
+    except InputError as exc:
+        raise InputError(name, f"not a JSON report: {exc.message}", field=exc.field) from None
     if not isinstance(report, dict):
         raise InputError(name, "not a chunkscope report (expected a JSON object)")
     if "policy" not in report:

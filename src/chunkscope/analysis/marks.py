@@ -16,7 +16,6 @@ lone CJK character in the text. Overlapping and touching matches are merged.
 
 from __future__ import annotations
 
-import bisect
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from chunkscope.model import Chunk, Document, Question, Span
+from chunkscope.pipeline.locate import cut_offsets, cut_spans, held_whole
 from chunkscope.results import DeliveredChunk, QuestionResult, RankedChunk
 from chunkscope.tokenize.default import _TOKEN_RUNS as TOKEN_RUNS
 from chunkscope.tokenize.default import DefaultTokenizer
@@ -73,7 +73,9 @@ class GoldMark:
     item: int
     """Index of the evidence item the span is an alternative of."""
     whole: bool
-    """For a document: some chunk contains the span. For a chunk: the chunk contains it."""
+    """For a document: the span is not cut (:func:`spans_cut`). For a chunk: the chunk contains it."""
+    cut: bool = False
+    """The span is cut: no unit holds it whole (:func:`spans_cut`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +111,7 @@ class TextMarks:
     gold: tuple[GoldMark, ...] = ()
     """Gold spans overlapping the range, clipped to it."""
     cuts: tuple[int, ...] = ()
-    """Offsets where a boundary splits a gold span (see :func:`document_marks`, :func:`chunk_marks`)."""
+    """Offsets where a boundary splits a cut gold span (see :func:`document_marks`, :func:`chunk_marks`)."""
     duplicates: tuple[Range, ...] = ()
     """Delivered characters already sent by an earlier delivered chunk."""
     unsent: tuple[Range, ...] = ()
@@ -197,20 +199,26 @@ def gold_spans_of(question: Question, doc: str) -> list[tuple[Span, int]]:
 
 
 def document_cuts(gold: Sequence[GoldMark], boundaries: Sequence[Boundary]) -> tuple[int, ...]:
-    """Boundary offsets strictly inside a gold span that no chunk contains.
+    """Boundary offsets strictly inside a gold span that is cut (``whole`` false).
 
-    This is :class:`chunkscope.results.Cut`'s ``boundaries`` for the chunks shown:
-    a span that some chunk holds whole is not cut, even if other chunks end inside it.
+    The rule of :mod:`chunkscope.pipeline.locate`: a span that some unit holds whole
+    is not cut, even if other chunks end inside it.
     """
-    offsets = [b.offset for b in boundaries]
-    cuts: set[int] = set()
-    for mark in gold:
-        if mark.whole:
-            continue
-        low = bisect.bisect_right(offsets, mark.span.start)
-        high = bisect.bisect_left(offsets, mark.span.end)
-        cuts.update(offsets[low:high])
-    return tuple(sorted(cuts))
+    return cut_offsets([mark.span for mark in gold if not mark.whole], (b.offset for b in boundaries))
+
+
+def spans_cut(question: Question, doc: str, result: QuestionResult | None, extents: Iterable[Range]) -> frozenset[Span]:
+    """The question's gold spans in ``doc`` that are cut.
+
+    With a result, the evaluator's verdict (:func:`chunkscope.pipeline.locate.cut_spans`);
+    without one, the same rule over the chunks at hand: the spans none of ``extents`` holds whole.
+    """
+    spans = [span for span, _ in gold_spans_of(question, doc)]
+    if result is not None:
+        cut = cut_spans(result)
+        return frozenset(span for span in spans if span in cut)
+    known = list(extents)
+    return frozenset(span for span in spans if not held_whole(span, known))
 
 
 def duplicate_ranges(delivered: Sequence[DeliveredChunk]) -> dict[int, tuple[Range, ...]]:
@@ -380,10 +388,6 @@ def _rank_marks(
     return tuple(sorted(marks, key=lambda m: (m.offset, m.rank)))
 
 
-def _held_whole(span: Span, extents: Sequence[ChunkExtent]) -> bool:
-    return any(e.start <= span.start and span.end <= e.end for e in extents)
-
-
 def _clip(ranges: Iterable[Range], start: int, end: int) -> tuple[Range, ...]:
     return tuple((max(s, start), min(e, end)) for s, e in ranges if s < end and e > start)
 
@@ -397,8 +401,8 @@ def document_marks(
     layout: ChunkLayout | None = None,
 ) -> TextMarks:
     """Marks for a whole document: chunk extents of ``chunks`` in it, overlaps, boundaries,
-    gold spans (``whole`` when some chunk contains the span), cuts (boundaries inside gold
-    spans no chunk contains), delivered and duplicate ranges, query matches and the ranks
+    gold spans (``whole`` when the span is not cut: :func:`spans_cut`), cuts (boundaries
+    inside cut spans), delivered and duplicate ranges, query matches and the ranks
     of the first ``ranked_depth`` hits (all when ``None``) whose chunk lies in the document.
 
     ``layout`` (from :func:`chunk_layout` for the same chunks) saves recomputing the
@@ -413,8 +417,9 @@ def document_marks(
     cuts: tuple[int, ...] = ()
     matches: tuple[Range, ...] = ()
     if question is not None:
+        cut = spans_cut(question, doc, result, ((e.start, e.end) for e in extents))
         gold = tuple(
-            GoldMark(span.start, span.end, span, item, _held_whole(span, extents))
+            GoldMark(span.start, span.end, span, item, span not in cut, span in cut)
             for span, item in sorted(gold_spans_of(question, doc), key=lambda g: (g[0].start, g[0].end))
         )
         cuts = document_cuts(gold, boundaries)
@@ -454,21 +459,23 @@ def chunk_marks(
     """Marks for one chunk's body ``[chunk.start, chunk.end)``.
 
     Gold is ``whole`` when the chunk contains the span, otherwise the part inside the
-    chunk is marked and a cut sits at each chunk edge strictly inside the span. When
-    the chunk was delivered: its duplicate ranges (sent earlier) and, if truncated,
-    the unsent tail. Query matches are searched in the chunk text alone, as the
-    retriever saw it.
+    chunk is marked; a cut sits at each chunk edge strictly inside a span that is cut
+    (:func:`spans_cut`: with ``result``, no unit of the configuration holds it whole;
+    without, this chunk does not). When the chunk was delivered: its duplicate ranges
+    (sent earlier) and, if truncated, the unsent tail. Query matches are searched in the
+    chunk text alone, as the retriever saw it.
     """
     start, end = chunk.start, chunk.end
     gold: list[GoldMark] = []
-    cuts: set[int] = set()
+    cuts: tuple[int, ...] = ()
     matches: tuple[Range, ...] = ()
     if question is not None:
+        cut = spans_cut(question, chunk.doc, result, ((start, end),))
         for span, item in gold_spans_of(question, chunk.doc):
             if span.start < end and span.end > start:
                 whole = start <= span.start and span.end <= end
-                gold.append(GoldMark(max(span.start, start), min(span.end, end), span, item, whole))
-                cuts.update(edge for edge in (start, end) if span.start < edge < span.end)
+                gold.append(GoldMark(max(span.start, start), min(span.end, end), span, item, whole, span in cut))
+        cuts = cut_offsets(cut, (start, end))
         matches = query_matches(document.text[start:end], question.query, offset=start)
     duplicates: tuple[Range, ...] = ()
     unsent: tuple[Range, ...] = ()
@@ -489,7 +496,7 @@ def chunk_marks(
         chunks=(ChunkExtent(start, end, 0, chunk.id),),
         boundaries=(Boundary(start, "start"), Boundary(end, "end")),
         gold=tuple(sorted(gold, key=lambda g: (g.start, g.end))),
-        cuts=tuple(sorted(cuts)),
+        cuts=cuts,
         duplicates=_clip(duplicates, start, end),
         unsent=unsent,
         delivered=delivered,

@@ -1,7 +1,10 @@
 """The ``chunkscope`` command: a thin layer over the core.
 
 Data goes to stdout, diagnostics to stderr. Bad input exits with code 2 and a
-one-line message; a failed CI gate exits with 1.
+one-line message; a failed CI gate exits with 1. The streams never end a command
+in a traceback (:mod:`chunkscope.cli.process`): a reader that goes away ends the
+output quietly and leaves the exit code to the command; a stdout that cannot be
+written (a full disk) is one error line and exit 2.
 """
 
 from __future__ import annotations
@@ -11,11 +14,13 @@ import sys
 from collections.abc import Sequence
 
 from chunkscope import __version__
-from chunkscope.cli import compare_cmd, eval_cmd, inspect_cmd, sweep_cmd
+from chunkscope.cli import compare_cmd, eval_cmd, gold_cmd, inspect_cmd, sweep_cmd
 from chunkscope.cli.common import EXIT_INPUT, report_error
+from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
 from chunkscope.errors import ChunkscopeError
+from chunkscope.io.streams import GuardedStream
 
-COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd)
+COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 
@@ -38,10 +43,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not arguments:
         arguments = ["inspect"]
     parser = build_parser()
-    args = parser.parse_args(arguments)
-    if args.command is None:
-        parser.print_help()
-        return EXIT_INPUT
+    with guarded_streams() as (stdout, _), cleanup_on_sigterm(), one_line_warnings():
+        args = parser.parse_args(arguments)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_INPUT
+        if args.command != "inspect":  # the inspector owns the terminal and its own streams
+            return _stdout_checked(_run(args), stdout)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.run(args)
     except (ChunkscopeError, ValueError) as exc:
@@ -51,6 +63,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return code
+
+
+def _stdout_checked(code: int, stdout: GuardedStream) -> int:
+    """``code``, unless standard output could not be written (a full disk, an I/O error): then exit 2.
+
+    A reader that went away (``| head``) is no failure: the exit code stays the command's.
+    """
+    stdout.flush()
+    if stdout.failure is None:
+        return code
+    reason = stdout.failure.strerror or str(stdout.failure)
+    print(f"chunkscope: error: cannot write to standard output: {reason}", file=sys.stderr)
+    return EXIT_INPUT
 
 
 if __name__ == "__main__":

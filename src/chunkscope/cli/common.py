@@ -14,10 +14,12 @@ from rich.progress import Progress
 
 from chunkscope.chunkers import parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker
+from chunkscope.cli.bounds import MAX_BUDGET, MAX_TOP_K, bounded_int
 from chunkscope.errors import ChunkscopeError
-from chunkscope.io.atomic import write_atomic
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
 from chunkscope.io.outputs import input_conflict
+from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, parse_match_policy
+from chunkscope.io.targets import names_stdout, target_problem, write_report
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
@@ -39,8 +41,11 @@ def report_error(exc: Exception) -> int:
     return EXIT_INPUT
 
 
-def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """--corpus/--questions or --squad; the bundled sample when none is given."""
+def add_input_options(parser: argparse.ArgumentParser, production: bool = True) -> None:
+    """--corpus/--questions, another question source, --gold-match; the bundled sample when none is given.
+
+    ``production`` adds --chunks and --run (production chunks and rankings).
+    """
     group = parser.add_argument_group("input (default: the bundled sample data)")
     group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory of .md/.txt files")
     group.add_argument("--questions", metavar="PATH", help="questions JSONL with gold evidence")
@@ -51,6 +56,45 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         default="first",
         help="gold is the first answer (default) or any answer",
     )
+    add_gold_source_options(group)
+    if production:
+        add_production_options(group)
+
+
+def add_gold_source_options(group: Any) -> None:
+    """--chroma, --tydi, --tydi-language, --testset and --gold-match."""
+    group.add_argument(
+        "--chroma",
+        metavar="CSV",
+        help="Chroma chunking benchmark questions_df.csv (corpora/<corpus_id>.md beside it, or --corpus DIR)",
+    )
+    group.add_argument("--tydi", metavar="FILE", help="TyDi QA primary-task JSONL (.jsonl or .jsonl.gz) instead")
+    group.add_argument("--tydi-language", metavar="NAME", help="only --tydi questions of this language, e.g. japanese")
+    group.add_argument(
+        "--testset",
+        metavar="FILE",
+        help="RAGAS/DeepEval style test set (JSON, JSONL or CSV: question + reference contexts), with --corpus",
+    )
+    group.add_argument(
+        "--gold-match",
+        type=gold_match_policy,
+        default=DEFAULT_POLICY,
+        metavar="exact|normalized|fuzzy[:T]",
+        help="how gold quotes are located: exactly, after normalisation (default), or approximately "
+        "(similarity >= T, default 0.9; needs chunkscope[fuzzy])",
+    )
+
+
+def gold_match_policy(text: str) -> MatchPolicy:
+    """argparse type for --gold-match."""
+    try:
+        return parse_match_policy(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("--gold-match: ")) from None
+
+
+def add_production_options(group: Any) -> None:
+    """--chunks and --run."""
     group.add_argument(
         "--chunks",
         action=ImportedChunksOption,
@@ -109,8 +153,19 @@ def add_config_options(parser: argparse.ArgumentParser, many_chunkers: bool = Tr
 
 def add_delivery_options(group: Any) -> None:
     """--top-k, --budget, --overflow."""
-    group.add_argument("--top-k", type=positive_int, default=5, metavar="K", help="chunks delivered (default 5)")
-    group.add_argument("--budget", type=non_negative_int, metavar="CHARS", help="context budget in characters")
+    group.add_argument(
+        "--top-k",
+        type=bounded_int(1, MAX_TOP_K),
+        default=5,
+        metavar="K",
+        help=f"chunks delivered (default 5, at most {MAX_TOP_K:,})",
+    )
+    group.add_argument(
+        "--budget",
+        type=bounded_int(0, MAX_BUDGET),
+        metavar="CHARS",
+        help=f"context budget in characters (at most {MAX_BUDGET:,})",
+    )
     group.add_argument(
         "--overflow",
         choices=("stop", "skip", "truncate"),
@@ -150,9 +205,42 @@ def _integer(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
-def load_from_args(args: argparse.Namespace) -> Dataset:
-    """Load the dataset the options name."""
-    return load_dataset(args.corpus, args.questions, args.squad, args.squad_answers)
+def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool = True) -> Dataset:
+    """Load the dataset the options name; gold left out at load is reported on stderr."""
+    dataset = load_dataset(
+        args.corpus,
+        args.questions,
+        args.squad,
+        args.squad_answers,
+        chroma=args.chroma,
+        tydi=args.tydi,
+        tydi_language=args.tydi_language,
+        testset=args.testset,
+        gold_match=args.gold_match,
+        lenient=lenient,
+        trim=trim,
+    )
+    if not lenient:
+        report_gold_issues(dataset)
+    return dataset
+
+
+GOLD_ISSUES_SHOWN = 10
+
+
+def report_gold_issues(dataset: Dataset) -> None:
+    """One warning per unresolved reference (the first few), so excluded rows are listed, not only counted."""
+    issues = dataset.questions.issues
+    for issue in issues[:GOLD_ISSUES_SHOWN]:
+        print(
+            f"chunkscope: warning: {issue.where}: {issue.message}; question {issue.question} left out", file=sys.stderr
+        )
+    if len(issues) > GOLD_ISSUES_SHOWN:
+        print(
+            f"chunkscope: warning: {len(issues) - GOLD_ISSUES_SHOWN} more unresolved references: "
+            "see chunkscope gold check",
+            file=sys.stderr,
+        )
 
 
 def spec_defaults(args: argparse.Namespace) -> SpecDefaults:
@@ -219,17 +307,18 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         if not path:
             continue
         content = render()
-        if path == "-":
+        if names_stdout(path):
             sys.stdout.write(content)
+            sys.stdout.flush()
             continue
         try:
-            write_atomic(path, content)
+            write_report(path, content)
         except OSError as exc:
             raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
         print(f"wrote {path}", file=sys.stderr)
 
 
-OUTPUT_OPTIONS = ("json", "csv", "markdown")
+OUTPUT_OPTIONS = ("json", "csv", "markdown", "write")
 
 
 def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:
@@ -237,21 +326,24 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
 
     A report never replaces an input file (nor adds a document to the corpus
     directory), two reports never share a path, at most one goes to stdout, and
-    its directory must exist.
+    the target itself must be writable (:func:`chunkscope.io.targets.target_problem`).
     """
     requested: list[tuple[str, str]] = [
         (option, getattr(args, option)) for option in OUTPUT_OPTIONS if getattr(args, option, None) is not None
     ]
-    to_stdout = [f"--{option}" for option, path in requested if path == "-"]
+    to_stdout = [f"--{option}" for option, path in requested if names_stdout(path)]
     if len(to_stdout) > 1:
         raise ChunkscopeError(f"only one report can go to stdout ('-'): {' and '.join(to_stdout)} both ask for it")
     inputs = [Path(path) for path in input_paths(args, configs)]
     written: dict[Path, str] = {}
     for option, path in requested:
-        if path == "-":
-            continue
         if not path.strip():
             raise ChunkscopeError(f"--{option} needs a file path (or '-' for stdout)")
+        problem = target_problem(path)
+        if problem is not None:
+            raise ChunkscopeError(f"cannot write --{option} {path}: {problem}")
+        if names_stdout(path):
+            continue
         target = Path(path)
         key = target.resolve()
         if key in written:
@@ -261,11 +353,6 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
 
 
 def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> None:
-    if target.is_dir():
-        raise ChunkscopeError(f"cannot write --{option} {target}: it is a directory")
-    directory = target.parent
-    if not directory.is_dir():
-        raise ChunkscopeError(f"cannot write --{option} {target}: directory {directory} does not exist")
     conflict = input_conflict(target, inputs)
     if conflict is not None:
         raise ChunkscopeError(f"refusing to write --{option} {target}: {conflict}")
@@ -273,8 +360,9 @@ def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> Non
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    paths = [getattr(args, name, None) for name in ("corpus", "questions", "squad", "chunks", "run_file", "baseline")]
-    if args.corpus is None and args.questions is None and args.squad is None:
+    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    paths = [getattr(args, name, None) for name in names]
+    if all(getattr(args, name, None) is None for name in names[:6]):
         paths.extend(str(path) for path in sample_paths())
     for config in configs:
         paths.extend(_strategy_paths(parse_chunker(config.chunker)))
@@ -300,4 +388,4 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
 
 def stdout_is_data(args: argparse.Namespace) -> bool:
     """True when a report goes to stdout, so tables must go to stderr."""
-    return any(getattr(args, option, None) == "-" for option in ("json", "csv", "markdown"))
+    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown"))

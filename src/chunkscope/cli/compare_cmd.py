@@ -8,6 +8,7 @@ from typing import Any
 from chunkscope.analysis.compare import DEFAULT_PERMUTATIONS, compare
 from chunkscope.analysis.groups import question_tags
 from chunkscope.cli import common, render
+from chunkscope.cli.bounds import MAX_PERMUTATIONS, MAX_SEED, bounded_int, probability
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.compare import compare_csv, compare_markdown, compare_report
 from chunkscope.reports.eval import to_json
@@ -43,21 +44,19 @@ def add_test_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("significance tests")
     group.add_argument(
         "--permutations",
-        type=common.positive_int,
+        type=bounded_int(1, MAX_PERMUTATIONS),
         default=DEFAULT_PERMUTATIONS,
         metavar="N",
-        help=f"sign-flip permutations and bootstrap resamples (default {DEFAULT_PERMUTATIONS:,})",
+        help=f"sign-flip permutations and bootstrap resamples (default {DEFAULT_PERMUTATIONS:,}, "
+        f"at most {MAX_PERMUTATIONS:,})",
     )
-    group.add_argument("--seed", type=common.non_negative_int, default=0, help="random seed of the tests (default 0)")
+    group.add_argument(
+        "--seed",
+        type=bounded_int(0, MAX_SEED),
+        default=0,
+        help="random seed of the tests (default 0; 0 to 2^32 - 1)",
+    )
     group.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
-
-
-def probability(text: str) -> float:
-    """argparse type: a number strictly between 0 and 1."""
-    value = float(text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got {text}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from chunkscope.errors import InputError
 from chunkscope.io.sources import SourceFile
-from chunkscope.io.text import field_value, jsonl_records, read_text, record_id
+from chunkscope.io.text import field_value, jsonl_records, non_regular_kind, read_text, record_id
 from chunkscope.model import Corpus, Document
 
 CORPUS_SUFFIXES = (".md", ".txt")
@@ -44,14 +45,60 @@ def load_corpus(path: str | Path) -> tuple[Corpus, SourceFile]:
 
 
 def _load_corpus_dir(root: Path) -> tuple[Corpus, SourceFile]:
-    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in CORPUS_SUFFIXES)
+    files = corpus_files(root)
     if not files:
         raise InputError(str(root), f"no {' or '.join(CORPUS_SUFFIXES)} files in this directory")
     combined = hashlib.sha256()
     documents = []
     for file in files:
         doc_id = file.relative_to(root).as_posix()
+        if not _is_utf8(doc_id):
+            raise InputError(
+                printable_path(file), "the file name is not valid UTF-8: rename it (it is the document id)"
+            )
         text, digest = read_text(file)
         combined.update(f"{doc_id}\0{digest}\n".encode())
         documents.append(Document(doc_id, text, title=doc_id))
     return Corpus(tuple(documents)), SourceFile(str(root), combined.hexdigest())
+
+
+def corpus_files(root: Path) -> list[Path]:
+    """The ``.md``/``.txt`` files under ``root``, sorted; symlinked files are followed, symlinked directories not.
+
+    InputError for a subdirectory that cannot be listed (it would silently drop
+    documents) and for a ``.md``/``.txt`` entry that is not a regular file (a FIFO
+    or device could be endless).
+    """
+
+    def unreadable(exc: OSError) -> None:
+        where = printable_path(Path(exc.filename)) if exc.filename else printable_path(root)
+        raise InputError(where, f"cannot read directory: {exc.strerror or exc}")
+
+    files: list[Path] = []
+    for directory, _, names in os.walk(root, onerror=unreadable):
+        for name in names:
+            path = Path(directory) / name
+            if path.suffix.lower() not in CORPUS_SUFFIXES:
+                continue
+            try:
+                mode = path.stat().st_mode
+            except OSError:
+                continue  # a dangling symlink is no document
+            kind = non_regular_kind(mode)
+            if kind is not None:
+                raise InputError(printable_path(path), f"cannot read: it is {kind}, not a regular file")
+            files.append(path)
+    return sorted(files)
+
+
+def printable_path(path: Path) -> str:
+    """``path`` as text that any UTF-8 output can hold (undecodable bytes as ``\\xNN``)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

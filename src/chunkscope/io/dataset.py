@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from chunkscope.errors import InputError
+from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.gold import trim_question_set
 from chunkscope.io.questions import load_questions
+from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
+from chunkscope.io.testset import load_testset
+from chunkscope.io.tydi import load_tydi
 
 __all__ = ["Dataset", "load_dataset", "sample_paths"]
 """``Dataset`` is re-exported: callers that load a dataset name its type from here."""
@@ -19,21 +25,77 @@ def load_dataset(
     questions: str | Path | None = None,
     squad: str | Path | None = None,
     squad_answers: str = "first",
+    *,
+    chroma: str | Path | None = None,
+    tydi: str | Path | None = None,
+    tydi_language: str | None = None,
+    testset: str | Path | None = None,
+    gold_match: MatchPolicy = DEFAULT_POLICY,
+    lenient: bool = False,
+    trim: bool = True,
 ) -> Dataset:
-    """Load either a corpus + questions pair or a SQuAD file (the bundled sample when none)."""
-    if squad is not None:
-        if corpus is not None or questions is not None:
-            raise InputError(str(squad), "give either --squad or --corpus/--questions, not both")
-        return load_squad(squad, squad_answers)
+    """Load one question source with its corpus (the bundled sample when none is given).
+
+    Sources: ``questions`` or ``testset`` (each with ``corpus``), ``chroma`` (its
+    corpora beside it, or ``corpus`` as their directory), ``squad`` or ``tydi``
+    (their own documents). Quotes are located by the ``gold_match`` ladder.
+    ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
+    (``gold check``). With ``trim`` (the default) every gold span loses its edge
+    whitespace, the span a chunk must contain.
+    """
+    given = {
+        name: value
+        for name, value in (
+            ("--questions", questions),
+            ("--squad", squad),
+            ("--chroma", chroma),
+            ("--tydi", tydi),
+            ("--testset", testset),
+        )
+        if value is not None
+    }
+    if len(given) > 1:
+        raise InputError(str(next(iter(given.values()))), f"give one question source, not {' and '.join(given)}")
+    if tydi_language is not None and tydi is None:
+        raise InputError(tydi_language, "--tydi-language applies only to --tydi")
+    dataset = _load(corpus, questions, squad, squad_answers, chroma, tydi, tydi_language, testset, gold_match, lenient)
+    if not trim:
+        return dataset
+    return replace(dataset, questions=trim_question_set(dataset.questions, dataset.corpus))
+
+
+def _load(
+    corpus: str | Path | None,
+    questions: str | Path | None,
+    squad: str | Path | None,
+    squad_answers: str,
+    chroma: str | Path | None,
+    tydi: str | Path | None,
+    tydi_language: str | None,
+    testset: str | Path | None,
+    gold_match: MatchPolicy,
+    lenient: bool,
+) -> Dataset:
+    for option, path in (("--squad", squad), ("--tydi", tydi)):
+        if path is not None:
+            if corpus is not None:
+                raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
+            return load_squad(path, squad_answers) if option == "--squad" else load_tydi(path, tydi_language)
+    if chroma is not None:
+        return load_chroma(chroma, corpus, gold_match)
     name = None
-    if corpus is None and questions is None:
+    if corpus is None and questions is None and testset is None:
         corpus, questions = sample_paths()
         name = "sample data"
-    if corpus is None or questions is None:
-        missing = "--questions" if questions is None else "--corpus"
-        raise InputError(str(corpus or questions), f"{missing} is needed too")
+    if corpus is None or (questions is None and testset is None):
+        missing = "--corpus" if corpus is None else "--questions"
+        raise InputError(str(corpus or questions or testset), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
-    question_set, question_source = load_questions(questions, loaded_corpus)
+    if testset is not None:
+        question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
+    else:
+        assert questions is not None  # checked above
+        question_set, question_source = load_questions(questions, loaded_corpus, gold_match, lenient)
     return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
 
 

@@ -4,22 +4,97 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.gold import jsonl, span_record, trim_span
+from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import field_value, jsonl_records, read_text, record_id, shorten, times
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+from chunkscope.model import (
+    EXACT,
+    Corpus,
+    Document,
+    EvidenceItem,
+    GoldIssue,
+    IssueKind,
+    Question,
+    QuestionSet,
+    Span,
+    SpanMatch,
+)
+
+__all__ = ["UnresolvedGold", "find_all", "load_questions", "repair_questions"]
+"""``find_all`` is re-exported for callers that searched quotes through this module."""
 
 
-def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, SourceFile]:
-    """Load questions JSONL and resolve every evidence item against the corpus."""
+class UnresolvedGold(InputError):
+    """A reference whose quote is not found, is ambiguous, or disagrees with its offsets."""
+
+    def __init__(self, issue: GoldIssue, path: str, line: int, name: str) -> None:
+        self.issue = issue
+        super().__init__(path, issue.message, line=line, field=name)
+
+
+def load_questions(
+    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY, lenient: bool = False
+) -> tuple[QuestionSet, SourceFile]:
+    """Load questions JSONL and resolve every evidence item against the corpus.
+
+    Quotes are located by the ladder of ``policy`` (see ``chunkscope.io.quotes``).
+    A quote that is not found, is ambiguous, or disagrees with its offsets is an
+    error; with ``lenient`` (``gold check``) it is recorded in ``QuestionSet.issues``
+    instead and its question excluded.
+    """
     path = Path(path)
     if not path.exists():
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
+    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient)
     questions: list[Question] = []
+    excluded = 0
+    for number, record in _question_records(path, text):
+        where = (str(path), number)
+        resolver.question_id = record["id"]
+        evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(record["evidence"]))
+        if all(item.alternatives for item in evidence):
+            questions.append(Question(record["id"], record["query"], evidence, tuple(record.get("tags", []))))
+        else:
+            excluded += 1
+    if not questions and not excluded:
+        raise InputError(str(path), "the question set is empty: nothing to evaluate")
+    reasons = {"gold not resolved": excluded} if excluded else {}
+    question_set = QuestionSet(tuple(questions), excluded, reasons, tuple(resolver.issues))
+    return question_set, SourceFile(str(path), digest)
+
+
+def repair_questions(
+    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY
+) -> tuple[str, tuple[GoldIssue, ...]]:
+    """The questions file with every resolvable quote given by offsets, and the references left as they were.
+
+    Each quote that the ladder resolves becomes ``{doc, quote, start, end}`` with the
+    document's exact text as its quote (an approximate match is so resolved to
+    offsets); spans lose their edge whitespace; ambiguous or unfound references are
+    kept unchanged and returned. Every other key of a record is kept.
+    """
+    path = Path(path)
+    text, _ = read_text(path)
+    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient=True)
+    records = []
+    for number, record in _question_records(path, text):
+        resolver.question_id = record["id"]
+        where = (str(path), number)
+        evidence = [resolver.repaired(item, where, f"evidence[{i}]") for i, item in enumerate(record["evidence"])]
+        records.append({**record, "evidence": evidence})
+    return jsonl(records), tuple(resolver.issues)
+
+
+def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
+    """Validated records (id, query, evidence, tags) with their line numbers."""
+    records = []
     first_line: dict[str, int] = {}
     for number, record in jsonl_records(path, text):
         where = (str(path), number)
@@ -41,69 +116,202 @@ def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, Sourc
                 field="id",
             )
         first_line[question_id] = number
-        evidence = tuple(_evidence_item(item, corpus, where, f"evidence[{i}]") for i, item in enumerate(items))
-        questions.append(Question(question_id, query, evidence, tuple(tags)))
-    if not questions:
-        raise InputError(str(path), "the question set is empty: nothing to evaluate")
-    return QuestionSet(tuple(questions)), SourceFile(str(path), digest)
-
-
-def _evidence_item(item: Any, corpus: Corpus, where: tuple[str, int], name: str) -> EvidenceItem:
-    path, line = where
-    if not isinstance(item, dict):
-        raise InputError(path, "must be an object", line=line, field=name)
-    if "any" in item:
-        alternatives = item["any"]
-        if set(item) != {"any"}:
-            extra = ", ".join(sorted(set(item) - {"any"}))
-            raise InputError(path, f"an 'any' item takes no other keys, got {extra}", line=line, field=name)
-        if not isinstance(alternatives, list):
-            raise InputError(path, f"must be a list, got {type(alternatives).__name__}", line=line, field=f"{name}.any")
-        if not alternatives:
-            raise InputError(path, "needs at least one alternative", line=line, field=f"{name}.any")
-        spans: list[Span] = []
-        for i, alternative in enumerate(alternatives):
-            spans.extend(_evidence_item(alternative, corpus, where, f"{name}.any[{i}]").alternatives)
-        return EvidenceItem(tuple(spans))
-    return EvidenceItem((_span(item, corpus, where, name),))
+        records.append((number, record))
+    return records
 
 
 _SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence")
 
 
-def _span(item: Mapping[str, Any], corpus: Corpus, where: tuple[str, int], name: str) -> Span:
-    path, line = where
-    unknown = [key for key in item if key not in _SPAN_KEYS]
-    if unknown:
-        raise InputError(
-            path,
-            f"unknown key {unknown[0]!r} (valid: {', '.join(_SPAN_KEYS)}, or 'any')",
-            line=line,
-            field=f"{name}.{unknown[0]}",
-        )
-    if "doc" not in item:
-        raise InputError(path, "missing", line=line, field=f"{name}.doc")
-    doc_id = item["doc"]
-    document = corpus.by_id.get(doc_id) if isinstance(doc_id, str) else None
-    if document is None:
-        raise InputError(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc")
-    if "quote" in item:
-        span = _locate_quote(item, document, where, name)
+@dataclass(slots=True)
+class _Resolver:
+    """Resolves one file's evidence against the corpus; collects unresolved gold when lenient."""
+
+    path: str
+    corpus: Corpus
+    finder: QuoteFinder
+    lenient: bool = False
+    issues: list[GoldIssue] = field(default_factory=list)
+    question_id: str = ""
+
+    def item(self, item: Any, where: tuple[str, int], name: str) -> EvidenceItem:
+        """An evidence item: a span or ``{"any": [...]}`` (unresolved alternatives left out when lenient)."""
+        alternatives = _alternatives(item, where, name)
+        if alternatives is None:
+            resolved = self._resolved(item, where, name)
+            return EvidenceItem(*_unzip([resolved] if resolved else []))
+        found: list[tuple[Span, SpanMatch]] = []
+        for i, alternative in enumerate(alternatives):
+            inner = self.item(alternative, where, f"{name}.any[{i}]")
+            found.extend((span, inner.match_of(j)) for j, span in enumerate(inner.alternatives))
+        return EvidenceItem(*_unzip(found))
+
+    def repaired(self, item: Any, where: tuple[str, int], name: str) -> Any:
+        """The item with resolvable quotes given by (trimmed) offsets; unresolvable ones as they were."""
+        alternatives = _alternatives(item, where, name)
+        if alternatives is not None:
+            return {"any": [self.repaired(a, where, f"{name}.any[{i}]") for i, a in enumerate(alternatives)]}
+        resolved = self._resolved(item, where, name)
+        if resolved is None:
+            return item
+        span = trim_span(resolved[0], self.corpus.by_id[resolved[0].doc].text)
+        return span_record(span, self.corpus, with_quote="quote" in item)
+
+    def _resolved(self, item: Mapping[str, Any], where: tuple[str, int], name: str) -> tuple[Span, SpanMatch] | None:
+        try:
+            return self.span(item, where, name)
+        except UnresolvedGold as unresolved:
+            if not self.lenient:
+                raise
+            self.issues.append(unresolved.issue)
+            return None
+
+    def span(self, item: Mapping[str, Any], where: tuple[str, int], name: str) -> tuple[Span, SpanMatch]:
+        """One span item resolved to a span and how it was found."""
+        path, line = where
+        unknown = [key for key in item if key not in _SPAN_KEYS]
+        if unknown:
+            raise InputError(
+                path,
+                f"unknown key {unknown[0]!r} (valid: {', '.join(_SPAN_KEYS)}, or 'any')",
+                line=line,
+                field=f"{name}.{unknown[0]}",
+            )
+        if "doc" not in item:
+            raise InputError(path, "missing", line=line, field=f"{name}.doc")
+        doc_id = item["doc"]
+        document = self.corpus.by_id.get(doc_id) if isinstance(doc_id, str) else None
+        if document is None:
+            raise InputError(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc")
+        if "quote" in item:
+            return self._quote(item, document, where, name)
+        if "occurrence" in item:
+            raise InputError(path, "applies only to a 'quote'", line=line, field=f"{name}.occurrence")
+        if "start" not in item and "end" not in item:
+            raise InputError(path, "missing: give start and end, or a quote", line=line, field=f"{name}.start")
+        return _offsets(item, document, where, name), EXACT
+
+    def _quote(
+        self, item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str
+    ) -> tuple[Span, SpanMatch]:
+        path, line = where
+        quote = item["quote"]
+        if not isinstance(quote, str) or not quote:
+            raise InputError(path, "must be a non-empty string", line=line, field=f"{name}.quote")
         if "start" in item or "end" in item:
-            given = _offsets(item, document, where, name)
-            if given != span:
-                raise InputError(
-                    path,
-                    f"[{given.start}, {given.end}) does not match the quote, found at [{span.start}, {span.end})",
-                    line=line,
-                    field=f"{name}.start",
+            return self._quote_at_offsets(item, quote, document, where, name)
+        hits = self.finder.find(document.id, document.text, quote)
+        occurrence = item.get("occurrence")
+        if hits.match is None:
+            level = self.finder.policy.level
+            raise self._unresolved(
+                "not_found",
+                quote,
+                document,
+                (),
+                where,
+                f"{name}.quote",
+                f"quote {shorten(quote)} found 0 times in '{document.id}' (--gold-match {self.finder.policy.label}"
+                f"{'' if level == 'fuzzy' else '; try --gold-match fuzzy'})",
+            )
+        starts = [start for start, _ in hits.places]
+        if occurrence is None:
+            if len(hits.places) != 1:
+                raise self._unresolved(
+                    "ambiguous",
+                    quote,
+                    document,
+                    hits.places,
+                    where,
+                    f"{name}.quote",
+                    f"quote {shorten(quote)} found {len(starts)} times in '{document.id}' at offsets "
+                    f'{", ".join(map(str, starts[:10]))}; add "occurrence": N (0-based) to pick one',
                 )
-        return span
-    if "occurrence" in item:
-        raise InputError(path, "applies only to a 'quote'", line=line, field=f"{name}.occurrence")
-    if "start" not in item and "end" not in item:
-        raise InputError(path, "missing: give start and end, or a quote", line=line, field=f"{name}.start")
-    return _offsets(item, document, where, name)
+            return Span(document.id, *hits.places[0]), hits.match
+        if not isinstance(occurrence, int) or isinstance(occurrence, bool) or occurrence < 0:
+            raise InputError(
+                path,
+                f"must be a non-negative integer (0-based), got {json.dumps(occurrence)}",
+                line=line,
+                field=f"{name}.occurrence",
+            )
+        if occurrence >= len(hits.places):
+            raise InputError(
+                path,
+                f"occurrence {occurrence} does not exist: the quote occurs {times(len(hits.places))}",
+                line=line,
+                field=f"{name}.occurrence",
+            )
+        return Span(document.id, *hits.places[occurrence]), hits.match
+
+    def _quote_at_offsets(
+        self, item: Mapping[str, Any], quote: str, document: Document, where: tuple[str, int], name: str
+    ) -> tuple[Span, SpanMatch]:
+        """A quote with offsets: accepted when they agree, however often the quote occurs elsewhere."""
+        given = _offsets(item, document, where, name)
+        match = self.finder.agrees(document.text, quote, given.start, given.end)
+        if match is not None:
+            return given, match
+        hits = self.finder.find(document.id, document.text, quote)
+        elsewhere = (
+            f"found at {', '.join(f'[{s}, {e})' for s, e in hits.places[:5])}" if hits.places else "found nowhere"
+        )
+        raise self._unresolved(
+            "mismatch",
+            quote,
+            document,
+            hits.places,
+            where,
+            f"{name}.start",
+            f"[{given.start}, {given.end}) does not match the quote, {elsewhere}",
+        )
+
+    def _unresolved(
+        self,
+        kind: IssueKind,
+        quote: str,
+        document: Document,
+        places: tuple[tuple[int, int], ...],
+        where: tuple[str, int],
+        name: str,
+        message: str,
+    ) -> UnresolvedGold:
+        path, line = where
+        issue = GoldIssue(
+            kind,
+            self.question_id,
+            f"{path}:{line} field '{name}'",
+            document.id,
+            quote,
+            tuple((document.id, s, e) for s, e in places),
+            message,
+        )
+        return UnresolvedGold(issue, path, line, name)
+
+
+def _alternatives(item: Any, where: tuple[str, int], name: str) -> list[Any] | None:
+    """The alternatives of an ``{"any": [...]}`` item; ``None`` for a span item."""
+    path, line = where
+    if not isinstance(item, dict):
+        raise InputError(path, "must be an object", line=line, field=name)
+    if "any" not in item:
+        return None
+    alternatives = item["any"]
+    if set(item) != {"any"}:
+        extra = ", ".join(sorted(set(item) - {"any"}))
+        raise InputError(path, f"an 'any' item takes no other keys, got {extra}", line=line, field=name)
+    if not isinstance(alternatives, list):
+        raise InputError(path, f"must be a list, got {type(alternatives).__name__}", line=line, field=f"{name}.any")
+    if not alternatives:
+        raise InputError(path, "needs at least one alternative", line=line, field=f"{name}.any")
+    return alternatives
+
+
+def _unzip(found: list[tuple[Span, SpanMatch]]) -> tuple[tuple[Span, ...], tuple[SpanMatch, ...]]:
+    """Spans and their matches; no matches at all when every one is exact (the common case stays light)."""
+    spans = tuple(span for span, _ in found)
+    matches = tuple(match for _, match in found)
+    return spans, (matches if any(m.approximate for m in matches) else ())
 
 
 def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str) -> Span:
@@ -117,50 +325,3 @@ def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int]
         problem = "is empty" if start >= end else f"is out of range (document has {len(document.text)} characters)"
         raise InputError(path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start")
     return Span(document.id, start, end)
-
-
-def _locate_quote(item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str) -> Span:
-    path, line = where
-    quote = item["quote"]
-    if not isinstance(quote, str) or not quote:
-        raise InputError(path, "must be a non-empty string", line=line, field=f"{name}.quote")
-    found = find_all(document.text, quote)
-    occurrence = item.get("occurrence")
-    if occurrence is None:
-        if len(found) != 1:
-            where_found = f" at offsets {', '.join(map(str, found[:10]))}" if found else ""
-            hint = '; add "occurrence": N (0-based) to pick one' if found else ""
-            raise InputError(
-                path,
-                f"quote {shorten(quote)} found {len(found)} times in '{document.id}'{where_found}{hint}",
-                line=line,
-                field=f"{name}.quote",
-            )
-        start = found[0]
-    else:
-        if not isinstance(occurrence, int) or isinstance(occurrence, bool) or occurrence < 0:
-            raise InputError(
-                path,
-                f"must be a non-negative integer (0-based), got {json.dumps(occurrence)}",
-                line=line,
-                field=f"{name}.occurrence",
-            )
-        if occurrence >= len(found):
-            raise InputError(
-                path,
-                f"occurrence {occurrence} does not exist: the quote occurs {times(len(found))}",
-                line=line,
-                field=f"{name}.occurrence",
-            )
-        start = found[occurrence]
-    return Span(document.id, start, start + len(quote))
-
-
-def find_all(text: str, needle: str) -> list[int]:
-    """Start offsets of every (possibly overlapping) occurrence of ``needle``."""
-    found = []
-    position = text.find(needle)
-    while position != -1:
-        found.append(position)
-        position = text.find(needle, position + 1)
-    return found

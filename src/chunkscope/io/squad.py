@@ -13,6 +13,8 @@ from chunkscope.io.text import parse_json, read_text, reject_bom, shorten
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
 _SQUAD_ID = re.compile(r"^a(\d+)p(\d+)q(\d+)$")
+_SHORT = 1000
+"""Paragraph numbers up to this many digits are converted with int() (Unicode digits included)."""
 
 
 _SEP = " [SEP] "
@@ -67,6 +69,8 @@ class _SquadBuilder:
     def add_article(self, article: Any, where: str) -> None:
         if not isinstance(article, dict) or not isinstance(article.get("title"), str):
             raise self.fail(f"{where}.title", "each article needs a string 'title'")
+        if not article["title"].strip():
+            raise self.fail(f"{where}.title", "must not be empty (an article's title is its document id)")
         paragraphs = article.get("paragraphs")
         if not isinstance(paragraphs, list):
             raise self.fail(f"{where}.paragraphs", "must be a list")
@@ -95,13 +99,20 @@ class _SquadBuilder:
         self.documents.append(Document(doc_id, "".join(pieces), title=title, paragraphs=tuple(spans)))
 
     @staticmethod
-    def _paragraph_index(paragraph: Any, stored: int) -> tuple[int, int]:
+    def _paragraph_index(paragraph: Any, stored: int) -> tuple[int, str, int]:
+        """Sort key: the paragraph number of its first ``a<n>p<n>q<n>`` id, compared as a number.
+
+        Numbers compare as (digit count, digits) without leading zeros, so an index
+        of any length orders correctly without converting it to an int.
+        """
         qas = paragraph.get("qas") if isinstance(paragraph, dict) else None
         for qa in qas or []:
             match = _SQUAD_ID.match(str(qa.get("id", ""))) if isinstance(qa, dict) else None
             if match:
-                return (int(match.group(2)), stored)
-        return (stored, stored)  # no parsable id: keep the stored position
+                digits = match.group(2)
+                digits = str(int(digits)) if len(digits) <= _SHORT else digits.lstrip("0") or "0"
+                return (len(digits), digits, stored)
+        return (len(str(stored)), str(stored), stored)  # no parsable id: keep the stored position
 
     def add_question(self, qa: Any, doc_id: str, context: str, cut: int, offset: int, where: str) -> None:
         if not isinstance(qa, dict):
@@ -142,6 +153,8 @@ class _SquadBuilder:
         length = len(answer["text"])
         if length == 0:
             raise self.fail(f"{where}.text", "must not be empty")
+        if start < 0:  # a negative slice would match counting from the end of the context
+            raise self.fail(f"{where}.answer_start", f"must not be negative, got {start}")
         if context[start : start + length] != answer["text"]:
             raise self.fail(
                 f"{where}.answer_start",

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
+import stat
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -16,11 +20,22 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256.
 
     ``what`` names the kind of file in the message when it cannot be read (``chunks file``).
+    Only regular files are read: a device, FIFO or socket (``/dev/zero``, ``<(command)``)
+    could be endless, so it is refused before a byte is read.
     """
+    kind = f" {what}" if what else ""
     try:
-        raw = path.read_bytes()
+        # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
+        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
+        with open(descriptor, "rb") as handle:
+            mode = os.fstat(descriptor).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+            file_kind = non_regular_kind(mode)
+            if file_kind is not None:
+                raise InputError(str(path), f"cannot read{kind}: it is {file_kind}, not a regular file")
+            raw = handle.read()
     except OSError as exc:
-        kind = f" {what}" if what else ""
         raise InputError(str(path), f"cannot read{kind}: {exc.strerror or exc}") from None
     try:
         text = raw.decode("utf-8")
@@ -28,6 +43,23 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(str(path), f"not valid UTF-8 (byte {exc.start})", line=line) from None
     return text, hashlib.sha256(raw).hexdigest()
+
+
+_NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+"""Open flags so that a FIFO without a writer (or a terminal) cannot block or take over."""
+
+
+def non_regular_kind(mode: int) -> str | None:
+    """``a character device``, ``a FIFO (pipe)``... for what is not a regular file; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    kinds = (
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a FIFO (pipe)"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
 
 
 def reject_bom(path: str | Path, text: str) -> None:
@@ -40,7 +72,9 @@ def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
     """``json.loads`` with every failure as an InputError naming the file and line.
 
     JSON escapes can spell lone surrogates (``"\\ud800"``) that no UTF-8 report can hold,
-    so they are refused here rather than when a report is written.
+    so they are refused here rather than when a report is written. An integer longer
+    than Python converts (``sys.get_int_max_str_digits()``, 4,300 digits) is refused
+    naming its field.
     """
     try:
         value = json.loads(text)
@@ -49,6 +83,8 @@ def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
         raise InputError(str(path), f"invalid JSON: {exc.msg} (column {exc.colno})", line=where) from None
     except RecursionError:
         raise InputError(str(path), "invalid JSON: nested too deeply", line=line) from None
+    except ValueError as exc:  # an integer beyond the digit limit; json names no position, so parse again
+        raise _huge_number_error(path, text, line, exc) from None
     if _SURROGATE_ESCAPE.search(text):
         try:
             json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -57,6 +93,50 @@ def parse_json(path: str | Path, text: str, line: int | None = None) -> Any:
                 str(path), "a string holds a lone UTF-16 surrogate escape (\\ud800-\\udfff)", line=line
             ) from None
     return value
+
+
+def _huge_number_error(path: str | Path, text: str, line: int | None, error: ValueError) -> InputError:
+    """The InputError for the first integer literal too long to convert, naming its field."""
+    huge: list[int] = []
+    value = json.loads(text, parse_int=lambda digits: _parse_int(digits, huge))
+    if not huge:  # some other conversion failed
+        return InputError(str(path), f"invalid JSON: {error}", line=line)
+    limit = sys.get_int_max_str_digits()
+    return InputError(
+        str(path),
+        f"a number of {huge[0]:,} digits (at most {limit:,} are read)",
+        line=line,
+        field=_huge_number_field(value),
+    )
+
+
+class _HugeNumber:
+    """Stands in for an integer literal too long to convert, so its field can be named."""
+
+
+def _parse_int(digits: str, huge: list[int]) -> int | _HugeNumber:
+    count = len(digits) - digits.startswith("-")
+    if count > sys.get_int_max_str_digits():
+        huge.append(count)
+        return _HugeNumber()
+    return int(digits)
+
+
+def _huge_number_field(value: Any) -> str | None:
+    """The JSON path (``evidence[0].start``) of the first too-long integer, None at the top level."""
+    pending: list[tuple[Any, str]] = [(value, "")]
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, _HugeNumber):
+            return where or None
+        if isinstance(item, dict):
+            children = [(child, f"{where}.{key}" if where else str(key)) for key, child in item.items()]
+        elif isinstance(item, list):
+            children = [(child, f"{where}[{i}]") for i, child in enumerate(item)]
+        else:
+            continue
+        pending.extend(reversed(children))
+    return None
 
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")

@@ -14,10 +14,11 @@ RELEVANCE = (
     "a ranked hit satisfies an evidence item when its delivered unit wholly contains one of the "
     "item's alternative spans; a question is correct at rank r when ranks 1..r satisfy every item"
 )
+SPAN_EDGES = "a unit contains a gold span when it contains the span without its leading and trailing whitespace"
 
 
 def metric_policy() -> dict[str, Any]:
-    """Ranking depth, tie-break, zero scores, relevance and the rank metrics' cutoffs.
+    """Ranking depth, tie-break, zero scores, relevance, span edges and the rank metrics' cutoffs.
 
     ``cutoffs`` maps each rank measure of the registry to its k: a number when the
     measure has one cutoff, a list (registry order) when it has several.
@@ -27,6 +28,7 @@ def metric_policy() -> dict[str, Any]:
         "tie_break": "score descending, then document id, then chunk start",
         "zero_scores": "units scoring 0 or less are not retrieved",
         "relevance": RELEVANCE,
+        "span_edges": SPAN_EDGES,
         "cutoffs": _cutoffs(),
     }
 

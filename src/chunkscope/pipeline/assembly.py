@@ -7,7 +7,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkscope.model import Chunk
-from chunkscope.results import DeliveredChunk, DeliveryStop, Overflow, RankedChunk
+from chunkscope.results import (
+    BudgetStop,
+    Config,
+    DeliveredChunk,
+    DeliveryDecisions,
+    DeliveryStatus,
+    DeliveryStop,
+    HitDelivery,
+    Overflow,
+    QuestionResult,
+    RankedChunk,
+    TopKEnd,
+    ranked_chunks,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +88,84 @@ def assemble_units(
     if skipped:
         stop = "budget"
     return Delivery(tuple(delivered), tuple(skipped), stop)
+
+
+def delivery_decisions(result: QuestionResult, config: Config, limit: int | None = None) -> DeliveryDecisions:
+    """Every ranked hit's delivery decision, read from what :func:`assemble` recorded in ``result``.
+
+    ``config`` must be the configuration ``result`` was measured under. The one place
+    that turns ``delivered``, ``skipped_ranks`` and ``delivery_stop`` into per-hit
+    facts (budget used and left, the stop, skip versus stop, already sent): the
+    inspector, the case file and the diagnosis read these instead of deriving them.
+    Built on demand, never in the evaluator's hot path. With ``limit``, only the
+    first ``limit`` ranks are decided (``top_k_end`` then describes those only).
+    """
+    ranked = ranked_chunks(result.ranking, result.units, result.parents, limit)
+    delivered = {d.rank: d for d in result.delivered}
+    skipped = set(result.skipped_ranks)
+    sent_by: dict[str, int] = {}
+    for sent in result.delivered:
+        sent_by.setdefault(sent.chunk.id, sent.rank)
+    stop_rank = _budget_stop_rank(result, config)
+    budget = config.budget
+    used = 0
+    hits: list[HitDelivery] = []
+    budget_stop: BudgetStop | None = None
+    for hit in ranked:
+        unit = hit.delivered_unit
+        before = used
+        item = delivered.get(hit.rank)
+        if item is not None:
+            used += item.sent_chars
+        status = _status(hit, item, config, hit.rank in skipped, sent_by)
+        hits.append(
+            HitDelivery(
+                rank=hit.rank,
+                status=status,
+                cost=unit.sent_length,
+                unit_length=unit.length,
+                sent_chars=item.sent_chars if item else 0,
+                body_chars=item.end - item.start if item else 0,
+                duplicate_chars=item.duplicate_chars if item else 0,
+                used_before=before,
+                used_after=used,
+                left_before=None if budget is None else budget - before,
+                left_after=None if budget is None else budget - used,
+                sent_by=sent_by[unit.id] if status == "already-sent" else None,
+                after_stop=status == "budget-stop" and stop_rank is not None and hit.rank > stop_rank,
+            )
+        )
+        if hit.rank == stop_rank and budget is not None:
+            body = item.end - item.start if item else 0
+            budget_stop = BudgetStop(hit.rank, unit.sent_length, budget, before, unit.length, body)
+    end = TopKEnd(config.top_k, ranked[-1].rank) if ranked else None
+    return DeliveryDecisions(tuple(hits), result.delivery_stop, config.top_k, budget, used, budget_stop, end)
+
+
+def _budget_stop_rank(result: QuestionResult, config: Config) -> int | None:
+    """The rank at which the budget ended delivery: the truncated hit, else the first one not sent."""
+    if result.delivery_stop != "budget" or config.overflow == "skip" or config.budget is None:
+        return None
+    truncated = [d.rank for d in result.delivered if d.truncated]
+    if truncated:
+        return truncated[-1]
+    return result.skipped_ranks[0] if result.skipped_ranks else None
+
+
+def _status(
+    hit: RankedChunk, item: DeliveredChunk | None, config: Config, skipped: bool, sent_by: dict[str, int]
+) -> DeliveryStatus:
+    if item is not None:
+        return "truncated" if item.truncated else "delivered"
+    if hit.rank > config.top_k:
+        return "beyond-top-k"
+    if skipped:
+        return "budget-skip" if config.overflow == "skip" else "budget-stop"
+    if sent_by.get(hit.delivered_unit.id, hit.rank) < hit.rank:
+        return "already-sent"
+    raise ValueError(
+        f"rank {hit.rank} was neither delivered, skipped nor already sent: result not measured under config"
+    )
 
 
 def _deliver(rank: int, unit: Chunk, end: int, seen: _SeenPositions) -> DeliveredChunk:

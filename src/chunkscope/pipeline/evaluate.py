@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from threading import Lock
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
+from chunkscope.io.gold import trim_questions
 from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
@@ -52,7 +53,9 @@ class Evaluator:
 
     def __init__(self, corpus: Corpus, questions: Sequence[Question]) -> None:
         self.corpus = corpus
-        self.questions = tuple(questions)
+        # A chunk contains a gold span when it contains the span without its edge whitespace
+        # (the loaders trim already; questions built by hand get the same rule).
+        self.questions = trim_questions(questions, corpus)
         self._chunkings: dict[str, IndexedChunking] = {}
         self._indexes: dict[tuple[str, str], RetrieverIndex] = {}
         self._rankings: dict[tuple[str, str, int], list[Ranking]] = {}
@@ -203,6 +206,7 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
         attribution=attribution,
         piece_ranks=piece_ranks(question.evidence, covered, delivery.delivered, unions),
         overlap=measure_overlap(question.evidence, unions, locator.touching),
+        gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         units=chunking.units,
         parents=parents,
     )

@@ -1,14 +1,39 @@
-"""Which retrieval units hold which gold spans."""
+"""Which units hold which gold spans, and where a gold span is cut.
+
+The one rule of a cut: a gold span is *cut* when no unit holds it whole, and
+then every unit boundary strictly inside it is a cut. A boundary inside a span
+that some unit holds whole is an ordinary boundary. The evaluator records the
+cut spans of each question (``QuestionResult.cuts``, judged against the
+delivered units); the case file and the inspector mark ``✂`` by
+:func:`cut_offsets` over those spans.
+"""
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from chunkscope.model import Chunk, Span
-from chunkscope.results import (
-    Cut,
-)
+from chunkscope.results import Cut, QuestionResult
+
+
+def held_whole(span: Span, extents: Iterable[tuple[int, int]]) -> bool:
+    """Some ``(start, end)`` extent of ``span``'s document contains ``span``."""
+    return any(start <= span.start and span.end <= end for start, end in extents)
+
+
+def cut_spans(result: QuestionResult) -> frozenset[Span]:
+    """The gold spans of ``result`` that are cut: no delivered unit holds them whole."""
+    return frozenset(cut.span for cut in result.cuts)
+
+
+def cut_offsets(spans: Collection[Span], boundaries: Iterable[int]) -> tuple[int, ...]:
+    """The ``boundaries`` strictly inside one of ``spans`` (which are cut), ascending and distinct.
+
+    Pass only cut spans (:func:`cut_spans`, or the spans no shown unit holds whole):
+    a boundary inside a span that some unit holds whole is no cut.
+    """
+    return tuple(sorted({b for b in boundaries if any(s.start < b < s.end for s in spans)}))
 
 
 class UnitLocator:
@@ -58,5 +83,5 @@ class UnitLocator:
         """Boundaries strictly inside ``span`` and the units overlapping it."""
         entries = self.by_doc.get(span.doc, [])
         overlapping = [(s, e, i) for s, e, i in entries if s < span.end and e > span.start]
-        boundaries = sorted({b for s, e, _ in overlapping for b in (s, e) if span.start < b < span.end})
-        return Cut(span, tuple(boundaries), tuple(self.units[i].id for _, _, i in overlapping))
+        boundaries = cut_offsets((span,), (b for s, e, _ in overlapping for b in (s, e)))
+        return Cut(span, boundaries, tuple(self.units[i].id for _, _, i in overlapping))

@@ -5,18 +5,23 @@ failure cause, the top-k ranked chunks (rank, score, span, length, what was deli
 evidence each holds) and their texts with the gold and the chunk boundaries marked.
 
 Marks (in text blocks): ``⟦`` and ``⟧`` enclose gold; ``|`` is a chunk boundary of the
-configuration; ``✂`` is a boundary that falls strictly inside a gold span (the cut).
+configuration; ``✂`` is a boundary strictly inside a gold span that no unit holds whole
+(the cut, by the one rule of :mod:`chunkscope.pipeline.locate`, as the inspector marks it).
+Delivery facts come from :func:`chunkscope.pipeline.assembly.delivery_decisions`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from chunkscope import __version__
 from chunkscope.analysis.compare import Comparison, state_of
 from chunkscope.analysis.diagnose import failure_cause, failure_detail
+from chunkscope.analysis.marks import spans_cut
 from chunkscope.model import Chunk, Corpus, Question, Span
-from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
+from chunkscope.pipeline.assembly import delivery_decisions
+from chunkscope.pipeline.locate import cut_offsets
+from chunkscope.results import ConfigResult, DeliveryStatus, HitDelivery, QuestionResult, RankedChunk
 
 GOLD_OPEN, GOLD_CLOSE, BOUNDARY, CUT = "⟦", "⟧", "|", "✂"
 CONTEXT_CHARS = 120
@@ -29,13 +34,22 @@ _STOP_REASONS = {
 }
 """How ``QuestionResult.delivery_stop`` reads in a case file."""
 
+_NOT_DELIVERED: dict[DeliveryStatus, str] = {
+    "budget-stop": "no (budget)",
+    "budget-skip": "no (budget)",
+    "beyond-top-k": "no (below top-k)",
+    "already-sent": "no (unit already sent)",
+}
+"""How a hit that sent nothing reads in the ranked table."""
 
-def mark_text(text: str, offset: int, gold: Sequence[Span], boundaries: Iterable[int]) -> str:
+
+def mark_text(text: str, offset: int, gold: Sequence[Span], boundaries: Iterable[int], cuts: Iterable[int]) -> str:
     """``text`` (which starts at document offset ``offset``) with gold and boundary marks inserted.
 
-    ``gold`` are spans of the same document; ``boundaries`` are document offsets. A boundary strictly
-    inside a gold span is marked ``✂``, any other ``|``; at one position a closing gold mark comes
-    first, then the boundary, then an opening gold mark.
+    ``gold`` are spans of the same document; ``boundaries`` and ``cuts`` are document offsets.
+    An offset of ``cuts`` (from :func:`chunkscope.pipeline.locate.cut_offsets`) is marked ``✂``,
+    any other boundary ``|``; at one position a closing gold mark comes first, then the
+    boundary, then an opening gold mark.
     """
     end = offset + len(text)
     marks: dict[int, list[str]] = {}
@@ -48,9 +62,9 @@ def mark_text(text: str, offset: int, gold: Sequence[Span], boundaries: Iterable
         if span.end > offset and span.start < end:
             add(max(span.start, offset), 2, GOLD_OPEN)
             add(min(span.end, end), 0, GOLD_CLOSE)
-    for position in set(boundaries):
-        inside = any(span.start < position < span.end for span in gold)
-        add(position, 1, CUT if inside else BOUNDARY)
+    cut = set(cuts)
+    for position in set(boundaries) | cut:
+        add(position, 1, CUT if position in cut else BOUNDARY)
     pieces = []
     previous = offset
     for position in sorted(marks):
@@ -75,34 +89,32 @@ def _boundaries(chunks: Iterable[Chunk], doc: str) -> set[int]:
     return {offset for chunk in chunks if chunk.doc == doc for offset in (chunk.start, chunk.end)}
 
 
-def _evidence_of(hit: RankedChunk, question: Question, result: QuestionResult) -> str:
-    """Which required items a hit's delivered unit holds whole, and which gold it only partly holds."""
+def _evidence_of(hit: RankedChunk, question: Question, result: QuestionResult, cut: Collection[Span]) -> str:
+    """Which required items a hit's delivered unit holds whole, and which gold it only partly holds.
+
+    A part of an item is marked ``✂`` when the span it belongs to is ``cut``.
+    """
     whole = [f"item {i + 1}" for i, ranks in enumerate(result.item_ranks) if hit.rank in ranks]
     unit = hit.delivered_unit
-    partial = [
-        f"part of item {i + 1} {CUT}"
-        for i, item in enumerate(question.evidence)
-        if f"item {i + 1}" not in whole
-        and any(span.doc == unit.doc and span.start < unit.end and unit.start < span.end for span in item.alternatives)
-    ]
+    partial = []
+    for i, item in enumerate(question.evidence):
+        if f"item {i + 1}" in whole:
+            continue
+        parts = [s for s in item.alternatives if s.doc == unit.doc and s.start < unit.end and unit.start < s.end]
+        if parts:
+            partial.append(f"part of item {i + 1}" + (f" {CUT}" if any(s in cut for s in parts) else ""))
     return ", ".join(whole + partial) or "–"
 
 
-def _delivery_of(hit: RankedChunk, result: QuestionResult, top_k: int) -> str:
-    delivered = {d.rank: d for d in result.delivered}
-    if hit.rank in delivered:
-        chunk = delivered[hit.rank]
-        notes = ["yes"]
-        if chunk.truncated:
-            notes.append(f"truncated to {chunk.end - chunk.start} chars")
-        if chunk.duplicate_chars:
-            notes.append(f"{chunk.duplicate_chars} chars duplicate")
-        return ", ".join(notes)
-    if hit.rank in result.skipped_ranks:
-        return "no (budget)"
-    if hit.rank > top_k:
-        return "no (below top-k)"
-    return "no (unit already sent)"
+def _delivery_of(decision: HitDelivery) -> str:
+    if not decision.delivered:
+        return _NOT_DELIVERED[decision.status]
+    notes = ["yes"]
+    if decision.status == "truncated":
+        notes.append(f"truncated to {decision.body_chars} chars")
+    if decision.duplicate_chars:
+        notes.append(f"{decision.duplicate_chars} chars duplicate")
+    return ", ".join(notes)
 
 
 def _state_line(result: QuestionResult) -> str:
@@ -135,11 +147,13 @@ def _config_section(name: str, question: Question, result: ConfigResult, corpus:
         "",
     ]
     for span in question.gold_spans:
-        lines += _context_block(span, question, corpus, _boundaries(result.chunks, span.doc))
+        lines += _context_block(span, question, question_result, corpus, _boundaries(result.chunks, span.doc))
         lines.append("")
     top = question_result.ranked[: config.top_k]
     if not top:
         return [*lines, "Nothing was retrieved (no chunk scored above 0).", ""]
+    decisions = delivery_decisions(question_result, config)
+    cut = {doc: spans_cut(question, doc, question_result, ()) for doc in {hit.delivered_unit.doc for hit in top}}
     lines += [
         f"Top-{config.top_k} ranked chunks:",
         "",
@@ -148,9 +162,10 @@ def _config_section(name: str, question: Question, result: ConfigResult, corpus:
     ]
     for hit in top:
         chunk = hit.chunk
+        evidence = _evidence_of(hit, question, question_result, cut[hit.delivered_unit.doc])
         lines.append(
             f"| {hit.rank} | {hit.score:.3f} | `{chunk.doc}` | {chunk.start}–{chunk.end} | {chunk.length} | "
-            f"{_delivery_of(hit, question_result, config.top_k)} | {_evidence_of(hit, question, question_result)} |"
+            f"{_delivery_of(decisions.of(hit.rank))} | {evidence} |"
         )
     lines.append("")
     for hit in top:
@@ -160,17 +175,21 @@ def _config_section(name: str, question: Question, result: ConfigResult, corpus:
         lines += [f"### {name} #{hit.rank} `{hit.chunk.doc}` {hit.chunk.start}–{hit.chunk.end}{parent}", ""]
         if unit.prefix:
             lines += [f"Prefix sent before the body: `{unit.prefix.strip()}`", ""]
-        lines += fenced(mark_text(unit.text, unit.start, gold, (unit.start, unit.end)))
+        edges = (unit.start, unit.end)
+        lines += fenced(mark_text(unit.text, unit.start, gold, edges, cut_offsets(cut[unit.doc], edges)))
         lines.append("")
     return lines
 
 
-def _context_block(span: Span, question: Question, corpus: Corpus, boundaries: set[int]) -> list[str]:
+def _context_block(
+    span: Span, question: Question, result: QuestionResult, corpus: Corpus, boundaries: set[int]
+) -> list[str]:
     text = corpus.by_id[span.doc].text
     start = max(0, span.start - CONTEXT_CHARS)
     end = min(len(text), span.end + CONTEXT_CHARS)
     gold = [s for s in question.gold_spans if s.doc == span.doc]
-    marked = mark_text(text[start:end], start, gold, boundaries)
+    cuts = cut_offsets(spans_cut(question, span.doc, result, ()), boundaries)
+    marked = mark_text(text[start:end], start, gold, boundaries, cuts)
     before = "…" if start > 0 else ""
     after = "…" if end < len(text) else ""
     return [f"`{span.doc}` {span.start}–{span.end}:", "", *fenced(f"{before}{marked}{after}")]
@@ -193,7 +212,8 @@ def case_file(
         f"Dataset `{dataset_name}` · chunkscope {__version__}"
         + (f" · tags: {', '.join(question.tags)}" if question.tags else ""),
         "",
-        "Marks in text blocks: `⟦ ⟧` gold evidence, `|` chunk boundary, `✂` boundary inside the gold (a cut).",
+        "Marks in text blocks: `⟦ ⟧` gold evidence, `|` chunk boundary, "
+        "`✂` boundary inside gold that no chunk holds whole (a cut).",
         "",
         "## Query",
         "",

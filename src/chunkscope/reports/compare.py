@@ -19,7 +19,7 @@ from chunkscope import __version__
 from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, STATES, Comparison, MetricTest
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
 from chunkscope.io.sources import Dataset
-from chunkscope.reports.eval import config_dict, provenance
+from chunkscope.reports.eval import config_dict, inline, provenance
 from chunkscope.reports.format import format_p, metric_label, verdict
 from chunkscope.results import Config, ConfigResult
 
@@ -243,8 +243,8 @@ def markdown_moved(comparison: Comparison, limit: int) -> list[str]:
     lines = ["| question | rank A | rank B | state | cause |", "|---|---:|---:|---|---|"]
     for move in moved[:limit]:
         lines.append(
-            f"| {move.question_id} | {move.rank_a or '–'} | {move.rank_b or '–'} | {move.state_a} → {move.state_b} | "
-            f"{move.cause_a.value} → {move.cause_b.value} |"
+            f"| {inline(move.question_id)} | {move.rank_a or '–'} | {move.rank_b or '–'} | "
+            f"{move.state_a} → {move.state_b} | {move.cause_a.value} → {move.cause_b.value} |"
         )
     if len(moved) > limit:
         lines.append(f"| … {len(moved) - limit} more | | | | |")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -51,6 +52,7 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         "pieces": result.in_pieces,
         "piece_ranks": [list(ranks) for ranks in result.piece_ranks],
         **({"attribution": list(result.attribution)} if result.attribution else {}),
+        **({"gold_match": [list(labels) for labels in result.gold_match]} if result.gold_match else {}),
         "sent_chars": result.sent_chars,
         "duplicate_chars": result.duplicate_chars,
         **overlap_values(result),
@@ -253,7 +255,7 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
             )
             covered = "/".join("✓" if x else "✗" for x in q.covered)
             lines.append(
-                f"| {q.question_id} | {state} | {q.first_correct_rank or '–'} | {covered} | {cuts} |"
+                f"| {inline(q.question_id)} | {state} | {q.first_correct_rank or '–'} | {covered} | {inline(cuts)} |"
                 + "".join(f" {cell(q)} |" for _, cell in extra)
             )
     return "\n".join(lines) + "\n"
@@ -300,6 +302,24 @@ def _cell(value: str, limit: int = 60) -> str:
     """Free text fit for one Markdown table cell."""
     value = value.replace("\n", "⏎").replace("|", "\\|")
     return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def inline(text: str) -> str:
+    """``text`` fit for one Markdown table cell as it is: ``|`` escaped, control characters as visible escapes.
+
+    A newline would end the table row and an ESC would reach a terminal showing
+    ``--markdown -``; they become ``\\n``, ``\\x1b``... Other text is unchanged.
+    """
+    return _UNSAFE.sub(_visible, text)
+
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029|]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "|": "\\|"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) <= 0xFF else f"\\u{ord(char):04x}")
 
 
 def markdown_summary_table(results: Sequence[ConfigResult]) -> list[str]:

@@ -47,12 +47,23 @@ class ReciprocalRankFusion:
 
 
 def part_names(parts: Sequence[object]) -> list[str]:
-    """Short spec of each part; a repeated spec gets ``#2``, ``#3``... so names stay distinct."""
+    """Short spec of each part; a repeated spec gets ``#2``, ``#3``... so names stay distinct.
+
+    Linear in the number of parts (each name is looked up, not compared with every earlier one).
+    """
     names: list[str] = []
+    taken: set[str] = set()
+    occurrences: dict[str, int] = {}
     for part in parts:
-        name = format_spec(part, short=True)
-        repeats = sum(1 for earlier in names if earlier == name or earlier.startswith(f"{name}#"))
-        names.append(name if repeats == 0 else f"{name}#{repeats + 1}")
+        base = format_spec(part, short=True)
+        count = occurrences.get(base, 0) + 1
+        name = base if count == 1 else f"{base}#{count}"
+        while name in taken:  # another part's spec happens to read 'base#N'
+            count += 1
+            name = f"{base}#{count}"
+        occurrences[base] = count
+        taken.add(name)
+        names.append(name)
     return names
 
 
@@ -96,14 +107,19 @@ class FusionIndex:
         question_count = len(per_part[0])
         part_keys = []
         part_ranks = []
+        flattened: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # identical parts share one ranking list
         for rankings in per_part:
-            lengths = np.fromiter((len(r.indices) for r in rankings), dtype=np.int64, count=question_count)
-            total = int(lengths.sum())
-            units = np.fromiter(chain.from_iterable(r.indices for r in rankings), dtype=np.int64, count=total)
-            questions = np.repeat(np.arange(question_count, dtype=np.int64), lengths)
-            first = np.repeat(np.cumsum(lengths) - lengths, lengths)
-            part_ranks.append(np.arange(total, dtype=np.int64) - first + 1)
-            part_keys.append(questions * unit_count + tie_break[units])
+            if id(rankings) not in flattened:
+                lengths = np.fromiter((len(r.indices) for r in rankings), dtype=np.int64, count=question_count)
+                total = int(lengths.sum())
+                units = np.fromiter(chain.from_iterable(r.indices for r in rankings), dtype=np.int64, count=total)
+                questions = np.repeat(np.arange(question_count, dtype=np.int64), lengths)
+                first = np.repeat(np.cumsum(lengths) - lengths, lengths)
+                ranks = np.arange(total, dtype=np.int64) - first + 1
+                flattened[id(rankings)] = (questions * unit_count + tie_break[units], ranks)
+            keys, ranks = flattened[id(rankings)]
+            part_keys.append(keys)
+            part_ranks.append(ranks)
         all_keys = np.concatenate(part_keys)
         contributions = 1.0 / (self.params.k + np.concatenate(part_ranks))
         pairs, inverse = np.unique(all_keys, return_inverse=True)
@@ -120,10 +136,13 @@ class FusionIndex:
         units_kept = self.unit_at[pairs[keep] % unit_count].tolist()
         scores_kept = scores[keep].tolist()
         ranks_kept = []
+        kept_of: dict[int, list[int | None]] = {}
         for keys, ranks in zip(part_keys, part_ranks, strict=True):
-            rank_of_pair = np.zeros(len(pairs), dtype=np.int64)
-            rank_of_pair[np.searchsorted(pairs, keys)] = ranks
-            ranks_kept.append([rank or None for rank in rank_of_pair[keep].tolist()])
+            if id(keys) not in kept_of:
+                rank_of_pair = np.zeros(len(pairs), dtype=np.int64)
+                rank_of_pair[np.searchsorted(pairs, keys)] = ranks
+                kept_of[id(keys)] = [rank or None for rank in rank_of_pair[keep].tolist()]
+            ranks_kept.append(kept_of[id(keys)])
         bounds = np.concatenate(([0], np.cumsum(np.minimum(counts, depth)))).tolist()
         fused = []
         for question in range(question_count):

@@ -18,6 +18,7 @@ in ``rrf:bm25+dense,k=60``. Inside a ``+``-list an unquoted atom also ends at
 ``+``. A double-quoted atom (``"query: "``, with ``\\"`` and ``\\\\`` escapes)
 is taken literally: spaces, commas and ``none`` included. A required field may
 carry field metadata ``{"missing": MESSAGE}``: the error when a spec leaves it out.
+Specs nest at most :data:`MAX_DEPTH` (32) levels deep.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from chunkscope.errors import SpecError
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
+
+MAX_DEPTH = 32
+"""How deeply specs may nest (``rrf:bm25+(rrf:...)``, ``parent:child=(parent:...)``): deeper is a SpecError."""
 
 
 class StrategyTable(Protocol[T_co]):
@@ -117,6 +121,8 @@ class _Parser:
         self.pos = 0
         self.kind = kind
         self.defaults = defaults
+        self.depth = 0
+        """Nested specs open around the current position."""
 
     def fail(self, message: str) -> SpecError:
         return SpecError(f"in {self.kind} spec '{self.text}': {message}")
@@ -225,6 +231,16 @@ class _Parser:
         raise self.fail(f"unterminated quote starting at position {start}")
 
     def parse_nested(self, reg: StrategyTable[object], in_list: bool = False) -> object:
+        if self.depth >= MAX_DEPTH:
+            shown = self.text if len(self.text) <= 80 else self.text[:79] + "…"
+            raise SpecError(f"in {self.kind} spec '{shown}': specs nest at most {MAX_DEPTH} levels deep")
+        self.depth += 1
+        try:
+            return self._parse_nested(reg, in_list)
+        finally:
+            self.depth -= 1
+
+    def _parse_nested(self, reg: StrategyTable[object], in_list: bool = False) -> object:
         if self.peek() == "(":
             self.pos += 1
             value = self.parse_spec(reg)

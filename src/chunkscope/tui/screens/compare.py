@@ -153,13 +153,12 @@ class CompareScreen(SessionScreen):
         self._detail_key = key
         panel.update(compare_question_text(row, a.shown, b.shown), layout=False)
         doc_id = row.question.gold_spans[0].doc
-        sides: tuple[tuple[Side, ConfigResult | None, QuestionResult | None], ...] = (
-            ("a", a.shown, row.result),
-            ("b", b.shown, row.result_b),
-        )
-        for side, shown, result in sides:
-            if shown is None or result is None:
+        sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
+        for side, shown in sides:
+            if shown is None:
                 continue
+            # the shown result, not the row's: a row highlighted before new results came in is from the old ones
+            result = shown.questions[row.index]
             self._ranked(side).show(row.question, result, shown.config, self.session.dataset.corpus)
             self.show_document(self._document(side), shown.config, result, doc_id)
 

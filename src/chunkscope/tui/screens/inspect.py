@@ -94,9 +94,11 @@ class InspectScreen(SessionScreen):
             return
         self._detail_key = key
         config = shown.config
+        # the shown result, not row.result: a row highlighted before new results came in is from the old ones
+        result = shown.questions[row.index]
         question_panel.update(question_line(row, config), layout=False)
-        self.query_one(RankedChunksView).show(row.question, row.result, config, self.session.dataset.corpus)
-        self.show_document(self.query_one(DocumentView), config, row.result, row.question.gold_spans[0].doc)
+        self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
+        self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 
     def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
         row = self.query_one(QuestionList).current

@@ -8,7 +8,9 @@ from pathlib import Path
 from rich.text import Text
 from textual.widgets import Static
 
-from chunkscope.results import Config, ConfigResult
+from chunkscope.metrics.registry import REGISTRY
+from chunkscope.reports.format import summary_cell
+from chunkscope.results import Config, ConfigResult, Summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +35,28 @@ def delivery_text(config: Config) -> str:
     return f"top-{config.top_k} · {budget}"
 
 
+HEADER_METRICS = ("recall_at_5", "lost", "complete", "ndcg_at_10", "recall_at_20", "index_chunks")
+"""The registered metrics the header shows, in order (labels and formatting come from the registry)."""
+
+
+def metrics_text(summary: Summary) -> Text:
+    """``R@5 0.500 · lost 17 · complete 20/40 · …``: the header metrics.
+
+    A nonzero count that should be low (losses) is bold.
+    """
+    text = Text()
+    for position, name in enumerate(HEADER_METRICS):
+        metric = REGISTRY[name]
+        if position:
+            text.append(" · ")
+        cell = summary_cell(metric, summary, digits=3)
+        if metric.unit == "chunks":
+            text.append(f"{cell} {metric.label}")
+        else:
+            text.append(f"{metric.label} {cell}", style="bold" if metric.better == "lower" and summary[name] else "")
+    return text
+
+
 def side_text(line: SideLine) -> Text:
     """One header line: configuration, delivery, metrics of the shown result and a pending mark."""
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -44,13 +68,8 @@ def side_text(line: SideLine) -> Text:
     text.append(config.label, style="bold")
     text.append(f" · {delivery_text(config)}")
     if shown is not None:
-        s = shown.summary
-        text.append(f"   R@5 {s['recall_at_5']:.3f} · ")
-        text.append(f"lost {s['lost']}", style="bold" if s["lost"] else "")
-        text.append(
-            f" · complete {s['complete']}/{s.questions} · nDCG@10 {s['ndcg_at_10']:.3f} · R@20 {s['recall_at_20']:.3f}"
-        )
-        text.append(f" · {s['index_chunks']} chunks")
+        text.append("   ")
+        text.append_text(metrics_text(shown.summary))
     if line.pending:
         text.append(f"   ⟳ {line.requested.label} · {delivery_text(line.requested)}", style="italic")
     return text

@@ -24,7 +24,7 @@ from typing import ClassVar
 import numpy as np
 from rich.segment import Segment
 from rich.style import Style
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -34,6 +34,7 @@ from textual.strip import Strip
 from chunkscope.analysis.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
+from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import WrappedText, rewrap_text, visible, wrap_text
 from chunkscope.tui.widgets._marked_text import (
     DELIVERED,
@@ -51,6 +52,7 @@ from chunkscope.tui.widgets._marked_text import (
     overlay_codes,
     shading_codes,
 )
+from chunkscope.tui.widgets.component_styles import ComponentStyles
 
 LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · ●#n rank, sent · ○#n not sent"
 
@@ -117,34 +119,7 @@ class DocumentView(ScrollView, can_focus=True):
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "scroll_up", "Scroll up", show=False, id="document.scroll-up", tooltip="Scroll up a line"),
-        Binding(
-            "down", "scroll_down", "Scroll down", show=False, id="document.scroll-down", tooltip="Scroll down a line"
-        ),
-        Binding("pageup", "page_up", "Page up", show=False, id="document.page-up", tooltip="Scroll up a page"),
-        Binding(
-            "pagedown", "page_down", "Page down", show=False, id="document.page-down", tooltip="Scroll down a page"
-        ),
-        Binding("home", "scroll_home", "Top", show=False, id="document.top", tooltip="Go to the start"),
-        Binding("end", "scroll_end", "Bottom", show=False, id="document.bottom", tooltip="Go to the end"),
-        Binding(
-            "]",
-            "next_mark",
-            "Next gold/cut",
-            show=False,
-            id="document.next-mark",
-            tooltip="Scroll to the next gold span or cut marker",
-        ),
-        Binding(
-            "[",
-            "previous_mark",
-            "Previous gold/cut",
-            show=False,
-            id="document.previous-mark",
-            tooltip="Scroll to the previous gold span or cut marker",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.DOCUMENT)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "document-view--chunk-even",
@@ -188,12 +163,7 @@ class DocumentView(ScrollView, can_focus=True):
         self._states: LRUCache[Hashable, _RenderState] = LRUCache(16)
         self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(8)
         self._lines: LRUCache[Hashable, Strip] = LRUCache(2048)
-        self._style_generation = 0
-        self._base_style = Style()
-        self._style_fingerprint: object = None
-        self._styles_dirty = True
-        self._code_styles: dict[int, Style] = {}
-        self._glyph_styles: dict[str, Style] = {}
+        self._styles = ComponentStyles(self, "document-view")
         self._quiet_scrolls = 0
         self._pending_focus: int | None = None
         self._pending_top: int | None = None
@@ -430,62 +400,33 @@ class DocumentView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles_dirty = True
+        self._styles.invalidate()
 
     def _check_styles(self) -> None:
         """Drop cached lines when the look changed (theme, CSS), not on every restyle."""
-        if not self._styles_dirty:
-            return
-        self._styles_dirty = False
-        self._base_style = self.rich_style
-        fingerprint = (
-            self._base_style,
-            tuple(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)),
-        )
-        if fingerprint != self._style_fingerprint:
-            self._style_fingerprint = fingerprint
-            self._style_generation += 1
+        if self._styles.check():
             self._lines.clear()
-            self._code_styles.clear()
-            self._glyph_styles.clear()
-
-    def _layer(self, name: str, with_background: bool = True) -> Style:
-        """The style a component class adds: its colours (when set) and text style."""
-        styles = self.get_component_styles(name)
-        full = self.get_component_rich_style(name)
-        return (
-            Style(
-                color=full.color if styles.has_rule("color") else None,
-                bgcolor=full.bgcolor if with_background and styles.has_rule("background") else None,
-            )
-            + styles.text_style
-        )
 
     def _code_style(self, code: int) -> Style:
-        style = self._code_styles.get(code)
-        if style is None:
-            style = self._base_style
-            if code & GAP:
-                style += self._layer("document-view--gap")
-            elif code & OVERLAP:
-                style += self._layer("document-view--overlap")
-            else:
-                style += self._layer("document-view--chunk-odd" if code & ODD else "document-view--chunk-even")
-            if code & DELIVERED:
-                style += self._layer("document-view--delivered")
-            if code & DUPLICATE:
-                style += self._layer("document-view--duplicate")
-            if code & (GOLD | GOLD_PARTIAL):
-                style += self._layer("document-view--gold" if code & GOLD else "document-view--gold-cut")
-            if code & QUERY:
-                style += self._layer("document-view--query", with_background=False)
-            self._code_styles[code] = style
-        return style
+        return self._styles.cached(("code", code), lambda: self._build_code_style(code))
 
-    def _glyph_style(self, kind: str) -> Style:
-        style = self._glyph_styles.get(kind)
-        if style is None:
-            style = self._glyph_styles[kind] = self._base_style + self._layer(f"document-view--{kind}")
+    def _build_code_style(self, code: int) -> Style:
+        styles = self._styles
+        style = styles.base
+        if code & GAP:
+            style += styles.layer("gap")
+        elif code & OVERLAP:
+            style += styles.layer("overlap")
+        else:
+            style += styles.layer("chunk-odd" if code & ODD else "chunk-even")
+        if code & DELIVERED:
+            style += styles.layer("delivered")
+        if code & DUPLICATE:
+            style += styles.layer("duplicate")
+        if code & (GOLD | GOLD_PARTIAL):
+            style += styles.layer("gold" if code & GOLD else "gold-cut")
+        if code & QUERY:
+            style += styles.layer("query", background=False)
         return style
 
     # ----------------------------------------------------------------- rendering
@@ -497,15 +438,15 @@ class DocumentView(ScrollView, can_focus=True):
         state = self._state
         line = int(self.scroll_offset.y) + y
         if layout is None or state is None or line >= layout.line_count:
-            return Strip.blank(width, self._base_style)
+            return Strip.blank(width, self._styles.base)
         text_width = self._text_width()
         question_id = state.question.id if state.question else None
-        key = (state.document.id, line, text_width, question_id, state.serial, self._style_generation)
+        key = (state.document.id, line, text_width, question_id, state.serial, self._styles.generation)
         text = self._lines.get(key)
         if text is None:
             text = self._render_text(state, layout, line, text_width)
             self._lines.set(key, text)
-        return Strip.join([self._render_gutter(layout, line), text]).crop_extend(0, width, self._base_style)
+        return Strip.join([self._render_gutter(layout, line), text]).crop_extend(0, width, self._styles.base)
 
     def _render_gutter(self, layout: WrappedText, line: int) -> Strip:
         gutter = self._gutter_width()
@@ -515,15 +456,17 @@ class DocumentView(ScrollView, can_focus=True):
         previous_end = int(layout.ends[line - 1]) if line else 0
         first_of_paragraph = line == 0 or text[previous_end : previous_end + 1] in ("\r", "\n")
         number = f"{start}" if first_of_paragraph else ""
-        number_style = self._glyph_style("gutter")
+        number_style = self._styles.component("gutter")
         marker = " "
         marker_style = number_style
         if self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]:
-            marker, marker_style = "▌", self._glyph_style("highlight")
+            marker, marker_style = "▌", self._styles.component("highlight")
         return Strip([Segment(number.rjust(gutter - 2) + " ", number_style), Segment(marker, marker_style)], gutter)
 
     def _render_text(self, state: _RenderState, layout: WrappedText, line: int, width: int) -> Strip:
         """One line of document text with its marker glyphs, padded to ``width`` cells."""
         start, owned_end = layout.owned(line)
-        segments = state.text.segments(start, int(layout.ends[line]), owned_end, self._code_style, self._glyph_style)
-        return Strip(segments).adjust_cell_length(width, self._base_style)
+        segments = state.text.segments(
+            start, int(layout.ends[line]), owned_end, self._code_style, self._styles.component
+        )
+        return Strip(segments).adjust_cell_length(width, self._styles.base)

@@ -6,6 +6,10 @@ reason when not delivered), duplicate characters, fused-ranking parts, the paren
 delivered for a child, and a few lines of its text around the gold (``⟦ ⟧``, ``✂``
 where the chunk edge cuts it), query matches underlined and re-sent characters
 dimmed. A rule marks where delivery stopped (top-k or budget).
+
+The widget only lays rows out and moves the cursor: delivery facts come from
+:func:`chunkscope.pipeline.assembly.delivery_decisions`, their wording from
+:mod:`.delivery_lines`, the rows from :mod:`.ranked_rows`.
 """
 
 from __future__ import annotations
@@ -15,11 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.segment import Segment
-from rich.style import Style
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -27,129 +29,14 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from chunkscope.analysis.marks import TextMarks, chunk_marks
 from chunkscope.model import Chunk, Corpus, Question
-from chunkscope.results import Config, QuestionResult, RankedChunk
-from chunkscope.tui.cells import pad, truncate, visible, wrap_text
-from chunkscope.tui.widgets._marked_text import (
-    DUPLICATE,
-    GOLD,
-    GOLD_PARTIAL,
-    QUERY,
-    UNSENT,
-    MarkedText,
-    extra_cells,
-    marker_glyphs,
-    style_codes,
-)
-
-INDENT = 5
-"""Cells before a hit's detail lines (the cursor column included); text lines have one more for "…"."""
-
-StatusKind = str
-"""``delivered``, ``truncated``, ``already-sent``, ``budget-stop``, ``budget-skip``, ``beyond-top-k``."""
-
-_STATUS_GLYPH = {
-    "delivered": "●",
-    "truncated": "◐",
-    "already-sent": "◌",
-    "budget-stop": "○",
-    "budget-skip": "○",
-    "beyond-top-k": "·",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class HitStatus:
-    """Whether a ranked hit was delivered, and why not."""
-
-    kind: StatusKind
-    """One of the :data:`StatusKind` values."""
-    text: str
-    """Short explanation, e.g. ``not delivered: budget stop``."""
-    duplicate_chars: int = 0
-    """Body characters an earlier delivered chunk already sent."""
-
-    @property
-    def glyph(self) -> str:
-        """``●`` delivered, ``◐`` truncated, ``◌`` its unit already sent, ``○`` budget, ``·`` beyond top-k."""
-        return _STATUS_GLYPH[self.kind]
-
-    @property
-    def delivered(self) -> bool:
-        """Some of this hit's text reached the context."""
-        return self.kind in ("delivered", "truncated")
-
-
-@dataclass(frozen=True, slots=True)
-class StopRule:
-    """A rule drawn between hits where delivery stopped."""
-
-    before_rank: int
-    """The rule is drawn just above this rank (one past the last rank for the end)."""
-    text: str
-    """What stopped delivery, e.g. ``budget stop: #3 (400 chars) does not fit 1200 − 800``."""
-
-
-def hit_statuses(result: QuestionResult, config: Config) -> dict[int, HitStatus]:
-    """Delivery status of each ranked hit, by rank."""
-    delivered = {d.rank: d for d in result.delivered}
-    sent_by: dict[str, int] = {d.chunk.id: d.rank for d in result.delivered}
-    skipped = set(result.skipped_ranks)
-    stop_rank = result.skipped_ranks[0] if result.delivery_stop == "budget" and config.overflow != "skip" else None
-    statuses: dict[int, HitStatus] = {}
-    for hit in result.ranked:
-        unit = hit.delivered_unit
-        if hit.rank in delivered:
-            item = delivered[hit.rank]
-            duplicate = f" · {item.duplicate_chars} chars re-sent" if item.duplicate_chars else ""
-            if item.truncated:
-                text = f"delivered, truncated to {item.end - item.start} of {unit.length} chars{duplicate}"
-                statuses[hit.rank] = HitStatus("truncated", text, item.duplicate_chars)
-            else:
-                statuses[hit.rank] = HitStatus("delivered", f"delivered{duplicate}", item.duplicate_chars)
-        elif hit.rank > config.top_k:
-            statuses[hit.rank] = HitStatus("beyond-top-k", f"not delivered: beyond top-{config.top_k}")
-        elif hit.rank in skipped:
-            used = sum(d.sent_chars for d in result.delivered if d.rank < hit.rank)
-            if stop_rank is not None and hit.rank > stop_rank:
-                statuses[hit.rank] = HitStatus("budget-stop", "not delivered: after the budget stop")
-            elif config.overflow == "skip":
-                left = (config.budget or 0) - used
-                text = f"skipped: {unit.sent_length} chars > {left} left"
-                statuses[hit.rank] = HitStatus("budget-skip", text)
-            else:
-                statuses[hit.rank] = HitStatus("budget-stop", "not delivered: budget stop")
-        elif unit.id in sent_by:
-            what = "parent" if hit.delivers is not None else "chunk"
-            statuses[hit.rank] = HitStatus("already-sent", f"{what} already sent by #{sent_by[unit.id]}")
-        else:
-            statuses[hit.rank] = HitStatus("beyond-top-k", "not delivered")
-    return statuses
-
-
-def stop_rules(result: QuestionResult, config: Config) -> list[StopRule]:
-    """Rules to draw where delivery stopped: the budget stop and the top-k cut-off."""
-    ranked = result.ranked
-    by_rank = {hit.rank: hit for hit in ranked}
-    rules: list[StopRule] = []
-    if result.delivery_stop == "budget" and config.budget is not None:
-        truncated = [d for d in result.delivered if d.truncated]
-        if truncated:
-            item = truncated[-1]
-            text = f"budget full: #{item.rank} truncated to {item.end - item.start} of {item.chunk.length} chars"
-            rules.append(StopRule(item.rank + 1, text))
-        elif config.overflow != "skip" and result.skipped_ranks:
-            first = result.skipped_ranks[0]
-            used = sum(d.sent_chars for d in result.delivered if d.rank < first)
-            cost = by_rank[first].delivered_unit.sent_length if first in by_rank else 0
-            text = f"budget stop: #{first} ({cost} chars) does not fit {config.budget} − {used}"
-            rules.append(StopRule(first, text))
-    if len(ranked) > config.top_k:
-        rules.append(StopRule(config.top_k + 1, f"top-{config.top_k}: ranks below are not delivered"))
-    elif ranked:
-        rules.append(StopRule(len(ranked) + 1, f"ranking ends at #{len(ranked)} (top-k {config.top_k})"))
-    return rules
+from chunkscope.pipeline.assembly import delivery_decisions
+from chunkscope.results import Config, DeliveryDecisions, QuestionResult, RankedChunk
+from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.cells import truncate
+from chunkscope.tui.widgets.component_styles import ComponentStyles
+from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
+from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,49 +52,7 @@ class RankedChunksView(ScrollView, can_focus=True):
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding(
-            "down",
-            "next_hit",
-            "Next hit",
-            show=False,
-            id="ranked.next-hit",
-            tooltip="Move to the next ranked chunk; the document view follows",
-        ),
-        Binding(
-            "up",
-            "previous_hit",
-            "Previous hit",
-            show=False,
-            id="ranked.previous-hit",
-            tooltip="Move to the previous ranked chunk; the document view follows",
-        ),
-        Binding("home", "first_hit", "First hit", show=False, id="ranked.first-hit", tooltip="Move to rank 1"),
-        Binding(
-            "end",
-            "last_hit",
-            "Last hit",
-            show=False,
-            id="ranked.last-hit",
-            tooltip="Move to the last ranked chunk shown",
-        ),
-        Binding(
-            "pagedown",
-            "page_down",
-            "Page down",
-            show=False,
-            id="ranked.page-down",
-            tooltip="Scroll the ranked chunks down a page",
-        ),
-        Binding(
-            "pageup",
-            "page_up",
-            "Page up",
-            show=False,
-            id="ranked.page-up",
-            tooltip="Scroll the ranked chunks up a page",
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.RANKED)
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "ranked-chunks--rank",
@@ -255,9 +100,9 @@ class RankedChunksView(ScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._question: Question | None = None
         self._result: QuestionResult | None = None
-        self._config: Config | None = None
         self._corpus: Corpus | None = None
         self._hits: tuple[RankedChunk, ...] = ()
+        self._decisions: DeliveryDecisions | None = None
         self._statuses: dict[int, HitStatus] = {}
         self._rules: list[StopRule] = []
         self._header: list[Strip] = []
@@ -267,12 +112,8 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._serial = 0
         self._built_for: Hashable = None
         self._blocks: LRUCache[Hashable, list[Strip]] = LRUCache(256)
-        self._styles_dirty = True
-        self._style_fingerprint: object = None
-        self._style_generation = 0
         self._highlighted = 0
-        self._style_cache: dict[object, Style] = {}
-        self._base_style = Style()
+        self._styles = ComponentStyles(self, "ranked-chunks")
 
     # ----------------------------------------------------------------- public API
 
@@ -288,10 +129,11 @@ class RankedChunksView(ScrollView, can_focus=True):
 
     def show(self, question: Question, result: QuestionResult, config: Config, corpus: Corpus) -> None:
         """Display ``result``'s ranking for ``question`` under ``config`` (texts from ``corpus``)."""
-        self._question, self._result, self._config, self._corpus = question, result, config, corpus
+        self._question, self._result, self._corpus = question, result, corpus
         self._hits = result.ranked[: config.depth]
-        self._statuses = hit_statuses(result, config)
-        self._rules = stop_rules(result, config)
+        self._decisions = delivery_decisions(result, config)
+        self._statuses = hit_statuses(self._decisions, self._hits)
+        self._rules = stop_rules(self._decisions)
         self._highlighted = 0
         self._built_for = None
         self._serial += 1
@@ -301,8 +143,9 @@ class RankedChunksView(ScrollView, can_focus=True):
 
     def clear(self) -> None:
         """Show nothing (e.g. when no question is selected)."""
-        self._question = self._result = self._config = self._corpus = None
+        self._question = self._result = self._corpus = None
         self._hits = ()
+        self._decisions = None
         self._statuses = {}
         self._rules = []
         self._highlighted = 0
@@ -310,13 +153,6 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._serial += 1
         self.border_title = "Ranked chunks"
         self._rebuild()
-
-    def highlight_rank(self, rank: int, *, post: bool = False) -> None:
-        """Move the cursor to ``rank`` (posting :class:`ChunkHighlighted` when ``post``)."""
-        for index, hit in enumerate(self._hits):
-            if hit.rank == rank:
-                self._move_to(index, post=post)
-                return
 
     def lines_text(self) -> list[str]:
         """Every row as plain text (header then hits), for tests and export."""
@@ -386,69 +222,12 @@ class RankedChunksView(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._styles_dirty = True
+        self._styles.invalidate()
 
     def _check_styles(self) -> None:
-        if not self._styles_dirty:
-            return
-        self._styles_dirty = False
-        self._base_style = self.rich_style
-        fingerprint = (
-            self._base_style,
-            tuple(self.get_component_rich_style(name) for name in sorted(self.COMPONENT_CLASSES)),
-        )
-        if fingerprint != self._style_fingerprint:
-            self._style_fingerprint = fingerprint
-            self._style_generation += 1
+        if self._styles.check():
             self._blocks.clear()
             self._built_for = None
-            self._style_cache.clear()
-
-    def _component(self, name: str) -> Style:
-        """Base style plus the component's colours (when set) and text style."""
-        key = ("component", name)
-        cache = self._style_cache
-        style = cache.get(key)
-        if style is None:
-            styles = self.get_component_styles(f"ranked-chunks--{name}")
-            full = self.get_component_rich_style(f"ranked-chunks--{name}")
-            style = (
-                self._base_style
-                + Style(
-                    color=full.color if styles.has_rule("color") else None,
-                    bgcolor=full.bgcolor if styles.has_rule("background") else None,
-                )
-                + styles.text_style
-            )
-            cache[key] = style
-        return style
-
-    def _code_style(self, code: int) -> Style:
-        cache = self._style_cache
-        style = cache.get(code)
-        if style is None:
-            style = self._component("text")
-            if code & UNSENT:
-                style += self._layer("unsent")
-            if code & DUPLICATE:
-                style += self._layer("duplicate")
-            if code & (GOLD | GOLD_PARTIAL):
-                style += self._layer("gold" if code & GOLD else "gold-cut")
-            if code & QUERY:
-                style += self._layer("query", background=False)
-            cache[code] = style
-        return style
-
-    def _layer(self, name: str, background: bool = True) -> Style:
-        styles = self.get_component_styles(f"ranked-chunks--{name}")
-        full = self.get_component_rich_style(f"ranked-chunks--{name}")
-        return (
-            Style(
-                color=full.color if styles.has_rule("color") else None,
-                bgcolor=full.bgcolor if background and styles.has_rule("background") else None,
-            )
-            + styles.text_style
-        )
 
     # ----------------------------------------------------------------- layout
 
@@ -467,18 +246,18 @@ class RankedChunksView(ScrollView, can_focus=True):
         """
         self._check_styles()
         width = self._width()
-        key = (width, self._serial, self._style_generation, self.lines_per_hit)
+        key = (width, self._serial, self._styles.generation, self.lines_per_hit)
         if key != self._built_for:
             self._built_for = key
             self._lines, self._hit_lines, self._next_hit = [], {}, 0
-            if self._result is None or self._config is None or width <= 0:
+            if self._result is None or self._decisions is None or width <= 0:
                 self._header = []
                 self.virtual_size = Size(width, 0)
                 self.refresh()
                 return
-            self._header = self._header_strips(width)
+            self._header = header_strips(self._result, self._decisions, width, self._styles)
             if not self._hits:
-                self._lines.append(_Line(self._rule_strip("no chunk scored above 0 for this query", width - 1), None))
+                self._lines.append(_Line(self._rule("no chunk scored above 0 for this query", width - 1), None))
             self._extend(None if complete else self.scrollable_content_region.height + 4)
             if self._next_hit < len(self._hits):
                 self.call_after_refresh(self._finish, key)
@@ -500,9 +279,9 @@ class RankedChunksView(ScrollView, can_focus=True):
             index = self._next_hit
             hit = self._hits[index]
             if hit.rank in rules:
-                lines.append(_Line(self._rule_strip(rules[hit.rank].text, width - 1), None))
+                lines.append(_Line(self._rule(rules[hit.rank].text, width - 1), None))
             first = len(lines)
-            block_key = (self._serial, hit.rank, width, self._style_generation, self.lines_per_hit)
+            block_key = (self._serial, hit.rank, width, self._styles.generation, self.lines_per_hit)
             block = self._blocks.get(block_key)
             if block is None:
                 block = self._hit_strips(hit, width - 1)
@@ -513,178 +292,27 @@ class RankedChunksView(ScrollView, can_focus=True):
         if self._next_hit >= len(self._hits) and self._hits:
             end_rank = self._hits[-1].rank + 1
             if end_rank in rules:
-                lines.append(_Line(self._rule_strip(rules[end_rank].text, width - 1), None))
+                lines.append(_Line(self._rule(rules[end_rank].text, width - 1), None))
         self.virtual_size = Size(width, len(lines) + len(self._header))
         self.refresh()
 
-    def _header_strips(self, width: int) -> list[Strip]:
-        result, config = self._result, self._config
-        assert result is not None and config is not None
-        covered = sum(result.covered)
-        evidence = f"evidence {covered} of {len(result.covered)} delivered"
-        evidence_glyph = "✓" if result.complete else ("◐" if covered else "✗")
-        segments: list[Segment] = []
-        if config.budget:
-            gauge_width = max(8, min(30, width // 4))
-            filled = min(1.0, result.sent_chars / config.budget) * gauge_width
-            full_cells = int(filled)
-            eighths = int((filled - full_cells) * 8)
-            bar = "█" * full_cells + ("▏▎▍▌▋▊▉"[eighths - 1] if eighths else "")
-            segments += [
-                Segment("budget ▕", self._component("header")),
-                Segment(bar, self._component("gauge-used")),
-                Segment(" " * (gauge_width - len(bar)), self._component("gauge-free")),
-                Segment(f"▏ {result.sent_chars} / {config.budget} chars", self._component("header")),
-            ]
-        else:
-            segments.append(Segment(f"sent {result.sent_chars} chars (no budget)", self._component("header")))
-        evidence_segment = Segment(f"{evidence_glyph} {evidence}", self._component("header"))
-        first = result.first_correct_rank
-        found = f"first correct rank #{first} ({result.bucket})" if first else "evidence not in the ranking"
-        details = [found]
-        if result.cuts:
-            details.append(f"✂ gold cut by chunking in {len(result.cuts)} span{'s' if len(result.cuts) > 1 else ''}")
-        if result.lost:
-            details.append("lost: no chunk holds the evidence")
-        if result.duplicate_chars:
-            details.append(f"{result.duplicate_chars} chars re-sent")
-        line2 = [Segment(" · ".join(details), self._component("detail"))]
-        if Strip(segments).cell_length + 2 + cell_len(evidence_segment.text) <= width:
-            lines = [[*segments, Segment("  ", self._component("header")), evidence_segment], line2]
-        else:
-            lines = [segments, [evidence_segment], line2]
-        return [self._fit(line, width) for line in lines]
-
-    def _fit(self, segments: list[Segment], width: int) -> Strip:
-        return Strip(segments).crop_extend(0, width, self._base_style)
-
-    def _rule_strip(self, text: str, width: int) -> Strip:
-        label = f" {truncate(text, max(1, width - 8))} "
-        left = 3
-        right = max(0, width - left - len(label) - 1)
-        style = self._component("rule")
-        return Strip([Segment("─" * left + label + "─" * right, style)]).crop_extend(0, width, self._base_style)
+    def _rule(self, text: str, width: int) -> Strip:
+        return rule_strip(text, width, self._styles)
 
     def _hit_strips(self, hit: RankedChunk, width: int) -> list[Strip]:
-        """Rows of one hit: header, details (gold, parts, parent, prefix) and a window of its text."""
         assert self._result is not None and self._corpus is not None
         status = self._statuses[hit.rank]
-        chunk = hit.chunk
-        document = self._corpus.by_id[chunk.doc]
-        marks = chunk_marks(document, chunk, self._question, self._result)
-        status_style = self._component("delivered" if status.delivered else "not-delivered")
-        score = f"{hit.score:.4g}"
-        location = f"{chunk.doc} {chunk.start}–{chunk.end} · {chunk.length} ch"
-        head = [
-            Segment(f"#{hit.rank:<3}", self._component("rank")),
-            Segment(f"{score:>7}  ", self._component("score")),
-        ]
-        status_text = f"  {status.glyph} {status.text}"
-        lead = 13  # "#12 " + score column
-        room = max(12, width - lead - min(cell_len(status_text), width // 2))
-        head += [Segment(pad(truncate(location, room), room), self._component("location"))]
-        head += [Segment(truncate(status_text, max(0, width - lead - room)), status_style)]
-        strips = [Strip(head).crop_extend(0, width, self._base_style)]
-        for detail in self._details(hit, marks):
-            strips.append(
-                Strip([Segment(" " * (INDENT - 1) + detail, self._component("detail"))]).crop_extend(
-                    0, width, self._base_style
-                )
-            )
-        strips += self._text_window(chunk, marks, width)
-        return strips
-
-    def _details(self, hit: RankedChunk, marks: TextMarks) -> list[str]:
-        """Lines under a hit's header: gold it holds, fused parts, the parent it delivers, its prefix."""
-        details = []
-        gold = []
-        for mark in marks.gold:
-            item = f"item {mark.item + 1}"
-            gold.append(
-                f"⟦gold⟧ {item} whole"
-                if mark.whole
-                else f"✂ {item} partial ({mark.end - mark.start} of {mark.span.length} chars)"
-            )
-        if gold:
-            details.append(" · ".join(gold))
-        if hit.parts:
-            details.append(
-                "fused: "
-                + " · ".join(f"{name} #{rank}" if rank is not None else f"{name} –" for name, rank in hit.parts.items())
-            )
-        if hit.delivers is not None and hit.delivers.id != hit.chunk.id:
-            parent = hit.delivers
-            held = ""
-            if self._question is not None:
-                spans = [s for s in self._question.gold_spans if parent.contains(s)]
-                held = " ⟦gold⟧ whole in parent" if spans else ""
-            details.append(f"→ delivers parent {parent.id} {parent.start}–{parent.end} · {parent.length} ch{held}")
-        if hit.chunk.prefix:
-            details.append("prefix: " + visible(hit.chunk.prefix).replace("\n", " ⏎ ").replace("\r", ""))
-        return details
-
-    def _text_window(self, chunk: Chunk, marks: TextMarks, width: int) -> list[Strip]:
-        """A few wrapped lines of the chunk around its gold (else its first query match), with … elisions."""
-        glyphs = marker_glyphs(marks, boundaries=False, ranks=False)
-        marked = MarkedText(
-            chunk.start,
-            visible(chunk.text),
-            style_codes(marks, chunk.start, chunk.end, shading=False),
-            glyphs,
-            sorted(glyphs),
+        return hit_strips(
+            hit, status, self._question, self._result, self._corpus, width, self.lines_per_hit, self._styles
         )
-        text_width = max(4, width - INDENT - 2)
-        wrapped = wrap_text(chunk.text, text_width, extra_cells(glyphs, chunk.start, chunk.end))
-        shown = [
-            i
-            for i in range(wrapped.line_count)
-            if wrapped.ends[i] > wrapped.starts[i]
-            or any(chunk.start + wrapped.owned(i)[0] <= o < chunk.start + wrapped.owned(i)[1] for o in glyphs)
-        ]
-        if not shown:
-            return []
-        if marks.gold:
-            focus = marks.gold[0].start
-        elif marks.query_matches:
-            focus = marks.query_matches[0][0]
-        else:
-            focus = chunk.start
-        focus_line = wrapped.line_of(focus - chunk.start)
-        count = self.lines_per_hit + (1 if marks.gold else 0)
-        position = next((n for n, i in enumerate(shown) if i >= focus_line), 0)
-        first = max(0, min(position - (1 if position else 0), len(shown) - count))
-        window = shown[first : first + count]
-        strips = []
-        for n, line in enumerate(window):
-            start, owned_end = wrapped.owned(line)
-            # the column before the text holds "…" when text above is left out
-            elided_above = n == 0 and first > 0
-            segments = [
-                Segment(" " * (INDENT - 1), self._base_style),
-                Segment("…" if elided_above else " ", self._component("detail")),
-            ]
-            segments += marked.segments(
-                chunk.start + start,
-                chunk.start + int(wrapped.ends[line]),
-                chunk.start + owned_end,
-                self._code_style,
-                self._glyph_style,
-            )
-            if n == len(window) - 1 and first + count < len(shown):
-                segments.append(Segment("…", self._component("detail")))
-            strips.append(Strip(segments).crop_extend(0, width, self._component("text")))
-        return strips
-
-    def _glyph_style(self, kind: str) -> Style:
-        return self._component(kind)
 
     # ----------------------------------------------------------------- rendering
 
     def _cursor(self, line: int) -> Strip:
         hit = self._lines[line].hit
         if hit is not None and hit == self._highlighted and self._hits:
-            return Strip([Segment("▌", self._component("cursor"))], 1)
-        return Strip([Segment(" ", self._base_style)], 1)
+            return Strip([Segment("▌", self._styles.component("cursor"))], 1)
+        return Strip([Segment(" ", self._styles.base)], 1)
 
     def render_line(self, y: int) -> Strip:
         self._check_styles()
@@ -694,6 +322,6 @@ class RankedChunksView(ScrollView, can_focus=True):
             return self._header[y]
         line = int(self.scroll_offset.y) + y - len(self._header)
         if line < 0 or line >= len(self._lines):
-            return Strip.blank(width, self._base_style)
+            return Strip.blank(width, self._styles.base)
         strip = Strip.join([self._cursor(line), self._lines[line].strip])
-        return strip.crop_extend(0, width, self._base_style)
+        return strip.crop_extend(0, width, self._styles.base)

@@ -1,0 +1,336 @@
+"""Gold integrity: what is wrong with a question set's evidence before any chunking is measured.
+
+``check_gold`` looks at a loaded question set and its corpus and reports, per
+question, gold that could not be resolved (not found, ambiguous, offsets that
+disagree: recorded by a lenient load), gold located only approximately, span
+edges inside a word or a grapheme, edge whitespace, spans crossing paragraph or
+section structure, duplicate and near-duplicate questions, and evidence whose
+text occurs many times in the corpus. It is what ``chunkscope gold check``
+prints and what the inspector lists.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from chunkscope.io.gold import trim_span
+from chunkscope.io.quotes import inside_word
+from chunkscope.model import Corpus, Document, Question, QuestionSet, Span
+
+FindingKind = Literal[
+    "not_found",
+    "ambiguous",
+    "mismatch",
+    "approximate",
+    "inside_word",
+    "inside_grapheme",
+    "edge_whitespace",
+    "crosses_paragraph",
+    "crosses_section",
+    "duplicate_question",
+    "near_duplicate_question",
+    "repeated_evidence",
+]
+
+FINDING_KINDS: Mapping[FindingKind, str] = {
+    "not_found": "quote or context found nowhere",
+    "ambiguous": "quote found several times and nothing picks one",
+    "mismatch": "offsets hold other text than the quote",
+    "approximate": "located only by a normalised or fuzzy match",
+    "inside_word": "span starts or ends inside a word",
+    "inside_grapheme": "span starts or ends inside a grapheme (a character and its marks)",
+    "edge_whitespace": "span starts or ends with whitespace",
+    "crosses_paragraph": "span crosses a paragraph break",
+    "crosses_section": "span crosses a section heading",
+    "duplicate_question": "same question text as an earlier question",
+    "near_duplicate_question": "nearly the same question text as an earlier question",
+    "repeated_evidence": "evidence text occurs several times in the corpus",
+}
+"""Every kind of finding, in report order, with what it means."""
+
+UNRESOLVED: tuple[FindingKind, ...] = ("not_found", "ambiguous", "mismatch")
+
+
+DEFAULT_REPEATED = 2
+DEFAULT_NEAR_DUPLICATE = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class CheckOptions:
+    """Thresholds of the check."""
+
+    repeated: int = DEFAULT_REPEATED
+    """Evidence whose exact text occurs at least this many times in the corpus is reported."""
+    near_duplicate: float = DEFAULT_NEAR_DUPLICATE
+    """Least character-trigram Jaccard similarity of two normalised questions to report them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem with one question's gold."""
+
+    kind: FindingKind
+    question: str
+    """Id of the question."""
+    detail: str
+    """One line saying what is wrong."""
+    item: int | None = None
+    """0-based required evidence item, when the finding is about one."""
+    span: Span | None = None
+    """The gold span concerned (as loaded, edge whitespace included)."""
+    places: tuple[tuple[str, int, int], ...] = ()
+    """Every (document, start, end) where the text was found (ambiguous, mismatch)."""
+    where: str = ""
+    """``file:line field 'name'`` when known."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldCheck:
+    """The integrity report of one question set."""
+
+    questions: int
+    """Questions loaded."""
+    excluded: int
+    """Questions left out at load (unresolved gold among them)."""
+    spans: int
+    """Gold spans checked."""
+    findings: tuple[Finding, ...]
+    """Every finding, by kind (in ``FINDING_KINDS`` order), then question order."""
+    options: CheckOptions = field(default_factory=CheckOptions)
+
+    @property
+    def counts(self) -> dict[FindingKind, int]:
+        """Findings per kind, every kind present."""
+        counted = Counter(finding.kind for finding in self.findings)
+        return {kind: counted.get(kind, 0) for kind in FINDING_KINDS}
+
+    def for_question(self, question_id: str) -> tuple[Finding, ...]:
+        """The findings about one question."""
+        return tuple(finding for finding in self.findings if finding.question == question_id)
+
+    def problems(self, allowed: Sequence[str] = ()) -> tuple[Finding, ...]:
+        """Findings whose kind is not in ``allowed``."""
+        return tuple(finding for finding in self.findings if finding.kind not in allowed)
+
+
+def check_gold(corpus: Corpus, question_set: QuestionSet, options: CheckOptions = CheckOptions()) -> GoldCheck:
+    """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace)."""
+    questions = question_set.questions
+    found: list[Finding] = [
+        Finding(issue.kind, issue.question, issue.message, places=issue.places, where=issue.where)
+        for issue in question_set.issues
+    ]
+    counts = _TextCounts(corpus)
+    for question in questions:
+        found.extend(_span_findings(question, corpus, counts, options))
+    found.extend(_duplicate_questions(questions, options.near_duplicate))
+    order = {kind: i for i, kind in enumerate(FINDING_KINDS)}
+    position = {question.id: i for i, question in enumerate(questions)}
+    found.sort(key=lambda f: (order[f.kind], position.get(f.question, -1)))
+    spans = sum(len(question.gold_spans) for question in questions)
+    return GoldCheck(len(questions), question_set.excluded, spans, tuple(found), options)
+
+
+# ------------------------------------------------------------------ per span
+
+
+def _span_findings(question: Question, corpus: Corpus, counts: _TextCounts, options: CheckOptions) -> Iterator[Finding]:
+    for index, item in enumerate(question.evidence):
+        for alternative, span in enumerate(item.alternatives):
+            document = corpus.by_id[span.doc]
+            text = document.text
+            match = item.match_of(alternative)
+
+            def finding(kind: FindingKind, detail: str, span: Span = span, index: int = index) -> Finding:
+                return Finding(kind, question.id, f"{_where(span)}: {detail}", index, span)
+
+            if match.approximate:
+                yield finding("approximate", f"located by a {match.label} match: {_excerpt(text, span)}")
+            trimmed = trim_span(span, text)
+            if trimmed != span:
+                yield finding("edge_whitespace", f"edges hold whitespace: {_excerpt(text, span)}")
+            for edge, position in (("starts", trimmed.start), ("ends", trimmed.end)):
+                if inside_grapheme(text, position):
+                    yield finding(
+                        "inside_grapheme", f"{edge} inside a grapheme at {position}: {_excerpt(text, trimmed)}"
+                    )
+                elif inside_word(text, position):
+                    yield finding("inside_word", f"{edge} inside a word at {position}: {_excerpt(text, trimmed)}")
+            crossing = paragraph_breaks(document, trimmed)
+            if crossing:
+                yield finding("crosses_paragraph", f"crosses a paragraph break at {', '.join(map(str, crossing))}")
+            headings = section_headings(text, trimmed)
+            if headings:
+                yield finding("crosses_section", f"crosses a section heading at {', '.join(map(str, headings))}")
+            held = text[trimmed.start : trimmed.end]
+            occurrences = counts.count(held)
+            if occurrences >= options.repeated and not _every_copy_given(held, item.alternatives, corpus, occurrences):
+                yield finding(
+                    "repeated_evidence",
+                    f"its text occurs {occurrences} times in the corpus ({text.count(held)} in its document): "
+                    f"{_excerpt(text, trimmed)}",
+                )
+
+
+def _every_copy_given(held: str, alternatives: Sequence[Span], corpus: Corpus, occurrences: int) -> bool:
+    """True when the item already lists every copy of the text as an alternative (any copy counts)."""
+    texts = [corpus.by_id[s.doc].text[s.start : s.end].strip() for s in alternatives]
+    return sum(1 for text in texts if text == held) >= occurrences
+
+
+class _TextCounts:
+    """Non-overlapping occurrences of a text over the whole corpus (cached)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.cache: dict[str, int] = {}
+
+    def count(self, text: str) -> int:
+        if text not in self.cache:
+            self.cache[text] = sum(document.text.count(text) for document in self.corpus.documents) if text else 0
+        return self.cache[text]
+
+
+def _where(span: Span) -> str:
+    return f"{span.doc} [{span.start}, {span.end})"
+
+
+def _excerpt(text: str, span: Span, limit: int = 50) -> str:
+    held = text[span.start : span.end]
+    shown = held if len(held) <= limit else held[: limit // 2 - 1] + "…" + held[-(limit // 2) :]
+    return repr(shown)
+
+
+_VARIATION_SELECTORS = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
+def inside_grapheme(text: str, position: int) -> bool:
+    """True when ``position`` splits a grapheme cluster (an approximation of Unicode UAX #29).
+
+    Inside: before a combining mark, a variation selector, a zero-width joiner or an
+    emoji modifier; after a zero-width joiner; between CR and LF; between Hangul
+    jamo that join; between two regional indicators of a flag pair.
+    """
+    if not 0 < position < len(text):
+        return False
+    before, after = text[position - 1], text[position]
+    if before == "\r" and after == "\n":
+        return True
+    if unicodedata.category(after).startswith("M") or _VARIATION_SELECTORS.match(after):
+        return True
+    if after == "\u200d" or before == "\u200d" or "\U0001f3fb" <= after <= "\U0001f3ff":
+        return True
+    if _jamo_joins(before, after):
+        return True
+    return _regional_pair_split(text, position)
+
+
+def _jamo_joins(before: str, after: str) -> bool:
+    leading, vowel, trailing = (
+        "\u1100" <= before <= "\u115f",
+        "\u1160" <= after <= "\u11a7",
+        "\u11a8" <= after <= "\u11ff",
+    )
+    vowel_before = "\u1160" <= before <= "\u11a7"
+    return (leading and ("\u1100" <= after <= "\u115f" or vowel)) or (vowel_before and (vowel or trailing))
+
+
+def _regional_pair_split(text: str, position: int) -> bool:
+    def regional(character: str) -> bool:
+        return "\U0001f1e6" <= character <= "\U0001f1ff"
+
+    if not (regional(text[position - 1]) and regional(text[position])):
+        return False
+    run = 0
+    while position - run - 1 >= 0 and regional(text[position - run - 1]):
+        run += 1
+    return run % 2 == 1
+
+
+_BLANK_LINE_BREAK = re.compile(r"\n[^\S\n]*\n")
+_HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
+def paragraph_breaks(document: Document, span: Span) -> list[int]:
+    """Paragraph boundaries strictly inside ``span``: recorded paragraph edges, else blank lines."""
+    if document.paragraphs is not None:
+        edges = {edge for start, end in document.paragraphs for edge in (start, end)}
+        return sorted(edge for edge in edges if span.start < edge < span.end)
+    held = document.text[span.start : span.end]
+    return [span.start + m.start() for m in _BLANK_LINE_BREAK.finditer(held)]
+
+
+def section_headings(text: str, span: Span) -> list[int]:
+    """Starts of Markdown ATX heading lines that begin strictly inside ``span``."""
+    held = text[span.start : span.end]
+    return [
+        span.start + m.start() for m in _HEADING_LINE.finditer(held) if m.start() > 0 and held[m.start() - 1] == "\n"
+    ]
+
+
+# ------------------------------------------------------------------ questions
+
+
+def normalized_query(query: str) -> str:
+    """The query as compared for duplicates: NFKC, case-folded, letters and digits only."""
+    folded = unicodedata.normalize("NFKC", query).casefold()
+    return "".join(character for character in folded if character.isalnum())
+
+
+def trigrams(text: str) -> frozenset[str]:
+    """Character trigrams of ``text`` (the text itself when shorter)."""
+    if len(text) < 3:
+        return frozenset([text]) if text else frozenset()
+    return frozenset(text[i : i + 3] for i in range(len(text) - 2))
+
+
+def _duplicate_questions(questions: Sequence[Question], threshold: float) -> Iterator[Finding]:
+    first: dict[str, str] = {}
+    distinct: list[tuple[str, frozenset[str]]] = []
+    for question in questions:
+        key = normalized_query(question.query)
+        if key in first:
+            yield Finding("duplicate_question", question.id, f"same question as {first[key]}: {question.query!r}")
+            continue
+        first[key] = question.id
+        distinct.append((question.id, trigrams(key)))
+    queries = {question.id: question.query for question in questions}
+    for earlier, later, similarity in similar_pairs(distinct, threshold):
+        query = queries[later]
+        yield Finding(
+            "near_duplicate_question",
+            later,
+            f"nearly the same question as {earlier} (trigram Jaccard {similarity:.2f}): {query!r}",
+        )
+
+
+def similar_pairs(sets: Sequence[tuple[str, frozenset[str]]], threshold: float) -> list[tuple[str, str, float]]:
+    """Every pair (earlier id, later id, Jaccard) of sets with Jaccard similarity >= ``threshold``.
+
+    Exact, by prefix filtering: with tokens ordered rarest first, two sets whose
+    overlap reaches ``ceil(threshold * |A|)`` share a token among the first
+    ``|A| - ceil(threshold * |A|) + 1`` of each, so only those are indexed.
+    """
+    frequency = Counter(token for _, tokens in sets for token in tokens)
+    index: dict[str, list[int]] = {}
+    ordered = [sorted(tokens, key=lambda t: (frequency[t], t)) for _, tokens in sets]
+    pairs = []
+    for i, tokens in enumerate(ordered):
+        if not tokens:
+            continue
+        prefix = len(tokens) - math.ceil(threshold * len(tokens)) + 1
+        candidates = {j for token in tokens[:prefix] for j in index.get(token, ())}
+        for j in sorted(candidates):
+            a, b = sets[j][1], sets[i][1]
+            similarity = len(a & b) / len(a | b)
+            if similarity >= threshold:
+                pairs.append((sets[j][0], sets[i][0], similarity))
+        for token in tokens[:prefix]:
+            index.setdefault(token, []).append(i)
+    return pairs
