@@ -2,7 +2,7 @@
 
 Each run: a fresh Evaluator evaluates the published eight chunkers (fixed 100/200/400
 with 0% and 20% overlap, 800 with 20%, paragraph; BM25, top-5) and ``compare_all``
-tests every pair (28 pairs x 5 metrics = 140 Holm-corrected tests, 10,000 sign-flip
+tests every pair (28 pairs x 9 metrics = 252 Holm-corrected tests, 10,000 sign-flip
 permutations and 10,000 bootstrap resamples each, failure causes of every question).
 Loading the JSON is timed separately. Target: median of 3 runs under 10 s on the
 2-core machine.
@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO / "src"))
 from chunkscope.analysis.compare import compare_all  # noqa: E402
 from chunkscope.io.dataset import Dataset  # noqa: E402
 from chunkscope.io.squad import load_squad  # noqa: E402
+from chunkscope.metrics.registry import REGISTRY  # noqa: E402
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config  # noqa: E402
 from chunkscope.pipeline.evaluate import Evaluator  # noqa: E402
 
@@ -62,7 +63,7 @@ def main() -> int:
     median = statistics.median(totals)
     print(f"JSQuAD valid: {questions} questions, {len(dataset.corpus.documents)} documents (load {loading:.2f} s)")
     print(
-        f"sweep of 8 configurations + 28 pairs x 5 metrics x {PERMUTATIONS:,} permutations: "
+        f"sweep of 8 configurations + 28 pairs x {len(REGISTRY.tested())} metrics x {PERMUTATIONS:,} permutations: "
         f"median {median:.2f} s over {args.runs} runs "
         f"(evaluation {statistics.median(e for e, _ in timings):.2f} s, "
         f"tests {statistics.median(c for _, c in timings):.2f} s; runs {', '.join(f'{t:.2f}' for t in totals)})"

@@ -234,6 +234,34 @@ class Cut:
 
 
 @dataclass(frozen=True, slots=True)
+class CharacterOverlap:
+    """Characters of a question's evidence against the delivered context and the index.
+
+    The inputs of the character-overlap metrics (:mod:`chunkscope.metrics.overlap`). Each
+    required item is scored by one of its alternative spans, its *reference*: for the
+    delivered counts the alternative with the largest share of its characters delivered,
+    for the Ω counts the alternative with the highest precision Ω on its own (the first
+    listed on ties; an item with one alternative is scored by it).
+    """
+
+    evidence_chars: int = 0
+    """``Σ |ref|`` over the references: summed, so characters two references share count twice."""
+    delivered_evidence_chars: int = 0
+    """Characters of the union of the references inside the union of the delivered bodies, per document."""
+    undelivered_evidence_chars: int = 0
+    """Characters of each reference outside the delivered bodies, summed over the references."""
+    omega_evidence_chars: int = 0
+    """Precision Ω's numerator: characters of the union of the Ω references inside the holding units."""
+    omega_chars: int = 0
+    """Precision Ω's denominator: characters of the union of the holding units' bodies and the Ω
+    references, plus the holding units' prefixes."""
+
+
+NO_OVERLAP = CharacterOverlap()
+"""The overlap of a result measured without spans: every count zero."""
+
+
+@dataclass(frozen=True, slots=True)
 class Ranking:
     """One question's ranked units, best first, as positions into the index's units."""
 
@@ -295,6 +323,12 @@ class QuestionResult:
     """Parent-child chunking only, per required item: ``child`` when a delivered hit's own
     (child) chunk contains an alternative, ``parent`` when only the delivered parents do,
     ``none`` when the item was not delivered. Empty for other chunkers."""
+    piece_ranks: tuple[tuple[int, ...], ...] = ()
+    """Per required item: when no delivered chunk holds it whole but every character of one of its
+    alternatives was delivered (the first such alternative), the ranks of the delivered chunks that
+    hold some of those characters, ascending; ``()`` for every other item. Empty when not measured."""
+    overlap: CharacterOverlap = NO_OVERLAP
+    """Character counts of the evidence against the delivered context and the index."""
     gold_match: tuple[tuple[str, ...], ...] = ()
     """Per required item, how each alternative gold span was located (``exact``, ``normalized``,
     ``fuzzy 0.93``); empty when every span was given exactly."""
@@ -330,8 +364,16 @@ class QuestionResult:
 
     @property
     def lost(self) -> bool:
-        """Evidence no longer exists in any chunk: unrecoverable by retrieval."""
+        """Evidence no longer exists in any chunk: no retriever can rank a chunk holding it whole."""
         return not self.evidence_exists
+
+    @property
+    def in_pieces(self) -> bool:
+        """Delivered in pieces: not complete, yet every character of every required item was delivered
+        (each item wholly inside one delivered chunk, or spread over several: ``piece_ranks``)."""
+        if self.complete or len(self.piece_ranks) != len(self.covered):
+            return False
+        return all(covered or ranks for covered, ranks in zip(self.covered, self.piece_ranks, strict=True))
 
 
 def bucket_of(rank: int | None) -> Bucket:

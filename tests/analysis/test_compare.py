@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Sequence
@@ -14,6 +15,7 @@ from chunkscope.analysis.groups import question_tags
 from chunkscope.analysis.stats import holm
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.registry import REGISTRY
 from chunkscope.metrics.summary import summarize
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
@@ -138,7 +140,8 @@ def test_tie() -> None:
     assert (comparison.better, comparison.worse, comparison.same) == (0, 0, 5)
     assert comparison.moved == ()
     assert all(t.delta == 0.0 and t.p_value == 1.0 and not t.significant for t in comparison.tests)
-    assert [comparison.transitions[i][i] for i in range(len(STATES))] == [1, 1, 1, 1, 1]
+    # states 1, 2-5, 6-20, pieces, miss, lost: rank 12 is 6-20, nothing is delivered in pieces
+    assert [comparison.transitions[i][i] for i in range(len(STATES))] == [1, 1, 1, 0, 1, 1]
 
 
 def test_two_misses_are_the_same_rank() -> None:
@@ -174,15 +177,16 @@ def test_compare_all_corrects_over_every_pair_and_metric() -> None:
     results = [config_result(name, r) for name, r in ranks.items()]
     comparisons = compare_all(results, permutations=5_000, seed=3)
     assert len(comparisons.pairs) == 3
-    assert comparisons.family_size == 3 * 5
+    tested = len(REGISTRY.tested())  # R@5, R@20, MRR@10, nDCG@10, complete and the 4 overlap rates
+    assert comparisons.family_size == 3 * tested == 27
     # The raw p-values equal the uncorrected single-pair comparisons (same seed, same sign vectors)...
     raw = [t.p_value_raw for pair in comparisons.pairs for t in pair.tests]
     single = [t.p_value for i, j in ((0, 1), (0, 2), (1, 2)) for t in compare(results[i], results[j], 5_000, 3).tests]
     assert raw == single
-    # ... and the reported p-values are Holm over all 15 of them together.
+    # ... and the reported p-values are Holm over all 27 of them together.
     corrected = [t.p_value for pair in comparisons.pairs for t in pair.tests]
     np.testing.assert_array_equal(corrected, holm(raw))
-    assert all(pair.correction == "holm" and pair.family_size == 15 for pair in comparisons.pairs)
+    assert all(pair.correction == "holm" and pair.family_size == 27 for pair in comparisons.pairs)
     assert comparisons.pair(1, 2).a.chunker == "fixed:size=200"
     assert comparisons.pair(1, 2).b.chunker == "paragraph"
 
@@ -210,9 +214,10 @@ def test_fewer_than_two_configurations_is_refused() -> None:
 
 def test_metric_values_per_question() -> None:
     values = metric_values(config_result("a", [1, 4, 12, None]))
-    # rows: R@5, R@20, MRR@10, nDCG@10, complete
+    # rows: R@5, R@20, MRR@10, nDCG@10, complete, then the overlap rates: 0 without character counts
+    np.testing.assert_array_equal(values[5:], np.zeros((4, 4)))
     np.testing.assert_allclose(
-        values,
+        values[:5],
         np.array(
             [
                 [1, 1, 0, 0],
@@ -229,6 +234,30 @@ def test_lost_takes_precedence_over_the_bucket() -> None:
     assert state_of(question("q", LOST)) == "lost"
     assert state_of(question("q", None)) == "miss"
     assert state_of(question("q", 21)) == "miss"
+
+
+def in_pieces(result: QuestionResult) -> QuestionResult:
+    """``result`` with its one item not covered but delivered in pieces by the chunks ranked 1 and 2."""
+    return dataclasses.replace(result, covered=(False,), piece_ranks=((1, 2),))
+
+
+def test_pieces_takes_precedence_over_lost_and_miss_only() -> None:
+    assert state_of(in_pieces(question("q", LOST))) == "pieces"
+    assert state_of(in_pieces(question("q", None))) == "pieces"
+    assert state_of(in_pieces(question("q", 21))) == "pieces"
+    assert state_of(in_pieces(question("q", 12))) == "6-20"  # a correct rank is kept
+    assert state_of(in_pieces(question("q", 3))) == "2-5"
+    assert STATES.index("pieces") == STATES.index("miss") - 1  # better than miss, worse than any rank
+
+
+def test_recovered_and_newly_lost_read_the_evidence_not_the_state() -> None:
+    lost_in_pieces = in_pieces(question("q1", LOST))
+    a = ConfigResult(Config("fixed:size=100"), summarize((lost_in_pieces,), ()), (lost_in_pieces,))
+    b = config_result("fixed:size=200", [2])
+    forward, backward = compare(a, b, permutations=10), compare(b, a, permutations=10)
+    assert forward.moves[0].state_a == "pieces" and forward.recovered == 1 and forward.newly_lost == 0
+    assert backward.moves[0].state_b == "pieces" and backward.newly_lost == 1 and backward.recovered == 0
+    assert forward.transitions[STATES.index("pieces")][STATES.index("2-5")] == 1
 
 
 # ------------------------------------------------------------------------ tags
@@ -287,6 +316,7 @@ def test_exact_p_values_of_b_minus_a_per_metric() -> None:
         ("mrr_at_10", True, 4 / 64),
         ("ndcg_at_10", True, 4 / 64),
         ("complete", True, 1.0),
+        *((name, True, 1.0) for name in ("evidence_recall", "precision", "iou", "precision_omega")),  # all d = 0
     ]
     assert comparison.test("mrr_at_10").delta == pytest.approx((1 / 2 + 3 / 4 + 1 + 0 + 4 / 5 + 2 / 3) / 6)
 

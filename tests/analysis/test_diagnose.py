@@ -78,6 +78,32 @@ def test_cut_names_the_boundary() -> None:
     assert "cut at 100" in failure_detail(result, config())
 
 
+def test_a_cut_delivered_in_pieces_keeps_its_label_and_says_so() -> None:
+    # 90-110 is cut at 100, and windows 1 (0-100) and 2 (100-200) are delivered at ranks 3 and 2.
+    result = measure(windows(100, 10), [2, 1, 0], [[(90, 110)]], config())
+    assert failure_cause(result, config()) is FailureCause.CUT and result.in_pieces
+    assert failure_detail(result, config()) == (
+        "no chunk contains the evidence: d 90-110 cut at 100; "
+        "delivered in pieces: the model sees every character, split across chunks #2 and #3"
+    )
+
+
+def test_a_cut_with_a_piece_not_delivered_is_not_in_pieces() -> None:
+    result = measure(windows(100, 10), [0, 2], [[(90, 110)]], config())
+    assert failure_cause(result, config()) is FailureCause.CUT and not result.in_pieces
+    assert failure_detail(result, config()) == "no chunk contains the evidence: d 90-110 cut at 100"
+
+
+def test_evidence_not_retrieved_whole_but_delivered_in_pieces() -> None:
+    # 90-110 lies whole in 50-150 only, which is not ranked; 0-100 and 100-200 deliver its pieces.
+    units = [unit(0, 100), unit(100, 200), unit(50, 150)]
+    result = measure(units, [0, 1], [[(90, 110)]], config())
+    assert result.evidence_exists and failure_cause(result, config()) is FailureCause.NOT_RETRIEVED
+    assert failure_detail(result, config()).endswith(
+        "; delivered in pieces: the model sees every character, split across chunks #1 and #2"
+    )
+
+
 def test_not_retrieved_when_evidence_exists_outside_the_top_20() -> None:
     # Evidence in window 25 (2500-2600); the ranking holds windows 0..19 only.
     result = measure(windows(100, 30), list(range(20)), [[(2510, 2520)]], config())

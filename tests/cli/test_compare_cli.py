@@ -46,6 +46,10 @@ def test_json_report(capsys: pytest.CaptureFixture[str], sample: Dataset) -> Non
         "mrr_at_10",
         "ndcg_at_10",
         "complete",
+        "evidence_recall",
+        "precision",
+        "iou",
+        "precision_omega",
     }
     assert all("p_value" in test and "p_value_raw" in test for test in comparison["tests"])
     assert comparison["test_settings"]["permutations"] == 300 and comparison["test_settings"]["seed"] == 4
@@ -74,7 +78,7 @@ def test_csv_and_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str], sa
     assert [row["question"] for row in rows] == [q.id for q in sample.questions.questions]
     assert {row["movement"] for row in rows} <= {"better", "worse", "same"}
     markdown = md_path.read_text(encoding="utf-8")
-    assert "| A \\ B | 1 | 2-5 | 6-20 | miss | lost |" in markdown
+    assert "| A \\ B | 1 | 2-5 | 6-20 | pieces | miss | lost |" in markdown
     assert "Not significant does not mean equal." in markdown
 
 

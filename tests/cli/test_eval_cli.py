@@ -29,6 +29,11 @@ SUMMARY_KEYS = {
     "lost",
     "doc_hits",
     "complete",
+    "pieces",
+    "evidence_recall",
+    "precision",
+    "iou",
+    "precision_omega",
     "recall_at_5",
     "recall_at_20",
     "mrr_at_10",
@@ -37,7 +42,8 @@ SUMMARY_KEYS = {
     "sent_chars",
     "duplicate_chars",
 }
-RATES = {"recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10"}
+OVERLAP_RATES = {"evidence_recall", "precision", "iou", "precision_omega"}
+RATES = {"recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10", *OVERLAP_RATES}
 BUCKET_KEYS = {"1", "2-5", "6-20", "miss"}
 QUESTION_KEYS = {
     "id",
@@ -47,8 +53,11 @@ QUESTION_KEYS = {
     "doc_hit",
     "complete",
     "covered",
+    "pieces",
+    "piece_ranks",
     "sent_chars",
     "duplicate_chars",
+    *OVERLAP_RATES,
     "ranked",
     "delivered",
     "cuts",
@@ -159,6 +168,13 @@ def check_question(question: dict[str, Any], top_k: int) -> None:
     for cut in question["cuts"]:
         assert all(cut["start"] < b < cut["end"] for b in cut["boundaries"])
     assert question["evidence_exists"] or question["cuts"]
+    assert isinstance(question["pieces"], bool) and len(question["piece_ranks"]) == len(question["covered"])
+    # in pieces: not complete, and every item whole (covered) or spread over the delivered chunks it names
+    items = zip(question["covered"], question["piece_ranks"], strict=True)
+    assert question["pieces"] == (not question["complete"] and all(c or bool(r) for c, r in items))
+    delivered_ranks = {d["rank"] for d in question["delivered"]}
+    assert all(set(ranks) <= delivered_ranks and len(ranks) >= 2 for ranks in question["piece_ranks"] if ranks)
+    assert all(isinstance(question[key], float) and 0.0 <= question[key] <= 1.0 for key in OVERLAP_RATES)
 
 
 def check_summary_against_questions(summary: dict[str, Any], questions: list[dict[str, Any]]) -> None:
@@ -173,6 +189,9 @@ def check_summary_against_questions(summary: dict[str, Any], questions: list[dic
     assert summary["recall_at_5"] == pytest.approx(sum(r is not None and r <= 5 for r in ranks) / n)
     assert summary["recall_at_20"] == pytest.approx(sum(r is not None and r <= 20 for r in ranks) / n)
     assert summary["mrr_at_10"] == pytest.approx(sum(1 / r for r in ranks if r is not None and r <= 10) / n)
+    assert summary["pieces"] == sum(q["pieces"] for q in questions)
+    for key in OVERLAP_RATES:
+        assert summary[key] == pytest.approx(sum(q[key] for q in questions) / n), key
     buckets = summary["rank_buckets"]
     assert sum(buckets.values()) == n
     assert buckets["1"] == sum(r == 1 for r in ranks)

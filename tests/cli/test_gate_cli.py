@@ -42,6 +42,19 @@ def test_recall_threshold(capsys: pytest.CaptureFixture[str], evaluator: Evaluat
     assert main(["eval", "--chunker", "paragraph", "--fail-if", f"recall_at_5<{recall}"]) == 0
 
 
+def test_character_overlap_thresholds_by_key_and_label(
+    capsys: pytest.CaptureFixture[str], evaluator: Evaluator
+) -> None:
+    omega = evaluator.evaluate(make_config("paragraph")).summary["precision_omega"]
+    assert main(["eval", "--chunker", "paragraph", "--fail-if", f"precΩ<{omega + 0.01}"]) == 1
+    assert f"precision_omega = {omega:.4f}" in capsys.readouterr().err
+    assert main(["eval", "--chunker", "paragraph", "--fail-if", f"precision_omega<{omega}"]) == 0
+    # pieces counts questions: a share is refused (exit 2), a whole number works
+    assert main(["eval", "--chunker", "paragraph", "--fail-if", "pieces>0.5"]) == 2
+    assert main(["eval", "--chunker", "fixed:size=200", "--fail-if", "pieces>0"]) == 1
+    assert "pieces = 4" in capsys.readouterr().err
+
+
 def test_bad_condition_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", "--chunker", "paragraph", "--fail-if", "lost>>0"]) == 2
     err = capsys.readouterr().err

@@ -42,9 +42,9 @@ def test_default_is_the_published_eight(capsys: pytest.CaptureFixture[str]) -> N
     assert len(chunkers) == 8 == len(PUBLISHED_CHUNKERS)
     assert chunkers[0] == "fixed:size=100,overlap=0" and chunkers[-1].startswith("paragraph")
     assert "fixed:size=800,overlap=160" in chunkers
-    # 28 pairs x 5 metrics, Holm-corrected together.
+    # 28 pairs x 9 metrics (R@5, R@20, MRR@10, nDCG@10, complete and the 4 overlap rates), Holm-corrected together.
     assert len(report["pairs"]) == 28 == comb(8, 2)
-    assert report["family_size"] == 140
+    assert report["family_size"] == 252
     for pair in report["pairs"]:
         assert pair["test_settings"]["correction"] == "holm"
         assert all("p_value" in t and t["p_value"] >= t["p_value_raw"] for t in pair["tests"])
@@ -69,14 +69,14 @@ def test_grid_with_extra_chunker(capsys: pytest.CaptureFixture[str]) -> None:
         "paragraph",
     ]
     assert "skipped size 100 with overlap 150" in captured.err
-    assert report["family_size"] == comb(4, 2) * 5
+    assert report["family_size"] == comb(4, 2) * 9
 
 
 def test_table_marks_and_legend(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sweep", "--size", "200,400", "--chunker", "paragraph", *FAST]) == 0
     out = capsys.readouterr().out
     assert "★" in out
-    assert "3 pairs × 5 metrics = 15 tests" in out
+    assert "3 pairs × 9 metrics = 27 tests" in out
     assert "does not mean equal" in out
 
 

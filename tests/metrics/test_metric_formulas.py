@@ -7,11 +7,11 @@ import math
 import pytest
 from metric_cases import HAND_SUMMARY, UNITS, hand_results, question
 
-from chunkscope.metrics import coverage, delivery, size
+from chunkscope.metrics import coverage, delivery, overlap, size
 from chunkscope.metrics.rank import ndcg_single, recall_at, reciprocal_rank
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.metrics.summary import summarize
-from chunkscope.results import DeliveredChunk
+from chunkscope.results import CharacterOverlap, DeliveredChunk
 
 
 @pytest.mark.parametrize(
@@ -59,6 +59,33 @@ def test_delivery_values_sum_the_delivered_chunks() -> None:
     result = question("a", 1, delivered=delivered)
     assert delivery.sent_chars(result) == 27
     assert delivery.duplicate_chars(result) == 9
+
+
+def test_overlap_values_of_one_question() -> None:
+    # 8 evidence characters (summed over references), 6 of them delivered, 2 not; 13 characters sent;
+    # Omega: 6 of 15.
+    sent = (DeliveredChunk(1, UNITS[0], 0, 10, 13, 0),)
+    result = question("a", 1, delivered=sent, overlap=CharacterOverlap(8, 6, 2, 6, 15))
+    assert overlap.evidence_recall(result) == 6 / 8
+    assert overlap.precision(result) == 6 / 13
+    assert overlap.iou(result) == 6 / (13 + 2)
+    assert overlap.precision_omega(result) == 6 / 15
+
+
+def test_overlap_values_with_nothing_to_divide_by_are_zero() -> None:
+    nothing = question("a", None)
+    assert (overlap.evidence_recall(nothing), overlap.precision(nothing), overlap.iou(nothing)) == (0.0, 0.0, 0.0)
+    assert overlap.precision_omega(nothing) == 0.0
+    undelivered = question("b", None, overlap=CharacterOverlap(5, 0, 5, 5, 10))
+    assert (overlap.precision(undelivered), overlap.iou(undelivered)) == (0.0, 0.0)
+
+
+def test_pieces_value_of_one_question() -> None:
+    pieces = question("a", None, exists=False, covered=(True, False), piece_ranks=((), (1, 3)))
+    part = question("b", None, exists=False, covered=(True, False), piece_ranks=((), ()))
+    complete = question("c", 1, covered=(True, True), piece_ranks=((), ()))
+    unmeasured = question("d", None, covered=(False,))
+    assert [coverage.pieces(q) for q in (pieces, part, complete, unmeasured)] == [1, 0, 0, 0]
 
 
 def test_sizes_of_the_evaluation() -> None:

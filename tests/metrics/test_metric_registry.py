@@ -17,6 +17,11 @@ SUMMARY_KEYS = (
     "lost",
     "doc_hits",
     "complete",
+    "pieces",
+    "evidence_recall",
+    "precision",
+    "iou",
+    "precision_omega",
     "recall_at_5",
     "recall_at_20",
     "mrr_at_10",
@@ -33,14 +38,29 @@ def test_the_registry_holds_the_reported_metrics_in_report_order() -> None:
     assert "lost" in REGISTRY and "rank_buckets" not in REGISTRY
 
 
+OVERLAP = ("evidence_recall", "precision", "iou", "precision_omega")
+"""The character-overlap rates, in registry order."""
+
+
 def test_tested_metrics_put_the_rank_metrics_first() -> None:
-    assert [m.name for m in REGISTRY.tested()] == ["recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10", "complete"]
-    assert [m.label for m in REGISTRY.tested()] == ["R@5", "R@20", "MRR@10", "nDCG@10", "complete"]
+    tested = REGISTRY.tested()
+    assert [m.name for m in tested] == ["recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10", "complete", *OVERLAP]
+    assert [m.label for m in tested] == [
+        "R@5",
+        "R@20",
+        "MRR@10",
+        "nDCG@10",
+        "complete",
+        "ev.recall",
+        "prec",
+        "IoU",
+        "precΩ",
+    ]
 
 
 def test_rates_and_counts() -> None:
     rates = [m.name for m in REGISTRY if m.kind == "rate"]
-    assert rates == ["recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10"]
+    assert rates == [*OVERLAP, "recall_at_5", "recall_at_20", "mrr_at_10", "ndcg_at_10"]
     units = {m.name: m.unit for m in REGISTRY if m.kind == "count"}
     assert units == {
         "questions": "questions",
@@ -50,19 +70,22 @@ def test_rates_and_counts() -> None:
         "lost": "questions",
         "doc_hits": "questions",
         "complete": "questions",
+        "pieces": "questions",
         "sent_chars": "characters",
         "duplicate_chars": "characters",
     }
 
 
 def test_directions() -> None:
-    # -1: lower is worse; +1: higher is worse. Sizes and characters sent have no better direction.
+    # -1: lower is worse; +1: higher is worse. Sizes, characters sent and questions delivered in pieces
+    # (better than lost, worse than complete) have no better direction.
     signs = {m.name: m.worse_sign for m in REGISTRY.with_direction()}
     assert signs == {
         "evidence_exists": -1,
         "lost": 1,
         "doc_hits": -1,
         "complete": -1,
+        **dict.fromkeys(OVERLAP, -1),
         "recall_at_5": -1,
         "recall_at_20": -1,
         "mrr_at_10": -1,
@@ -71,6 +94,8 @@ def test_directions() -> None:
     }
     with pytest.raises(ValueError, match="sent_chars"):
         _ = REGISTRY["sent_chars"].worse_sign
+    with pytest.raises(ValueError, match="pieces"):
+        _ = REGISTRY["pieces"].worse_sign
 
 
 def test_per_question_values_exist_except_for_sizes() -> None:
@@ -93,6 +118,13 @@ def test_per_question_values_exist_except_for_sizes() -> None:
         ("Lost", "lost"),
         ("chunks", "index_chunks"),
         ("dup", "duplicate_chars"),
+        ("evidence recall", "evidence_recall"),
+        ("ev.recall", "evidence_recall"),
+        ("prec", "precision"),
+        ("IoU", "iou"),
+        ("precision Ω", "precision_omega"),
+        ("precΩ", "precision_omega"),
+        ("Pieces", "pieces"),
     ],
 )
 def test_parse_names(text: str, name: str) -> None:

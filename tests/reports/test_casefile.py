@@ -47,7 +47,9 @@ def test_case_file_shows_the_cut_under_a_and_the_whole_gold_under_b(sample: Data
     assert "`ja/rx200-torisetsu.md` 380–421 (41 chars)" in text
     assert "⟦周囲の温度が0℃を下回ると、低温時バッテ✂リー保護機能がはたらき、充電を停止します。⟧" in section_a
     assert "Cause: CUT" in section_a
-    assert "State lost → " in text and "recovered" in text
+    # Under A both pieces of the gold are delivered (the windows ranked 1 and 4): state pieces, still recovered.
+    assert "State pieces → " in text and "recovered" in text
+    assert "delivered in pieces: the model sees every character, split across chunks #1 and #4" in section_a
     assert "⟦周囲の温度が0℃を下回ると、低温時バッテリー保護機能がはたらき、充電を停止します。⟧" in section_b
     # B's window [320, 520) holds the gold whole: its table row names item 1.
     assert "| 320–520 | 200 |" in section_b

@@ -349,9 +349,9 @@ async def test_summary_transition_cell_filters_the_list(sample: Dataset) -> None
         summary = app.screen
         assert isinstance(summary, SummaryScreen)
         # The matrix has focus at once (no Tab needed); the cursor starts on (1, 1):
-        # "lost" is the fifth row, "2-5" the second column.
+        # "lost" is the sixth row, "2-5" the second column.
         assert summary.focused is summary.query_one(TransitionMatrix)
-        await pilot.press("down", "down", "down", "down", "right", "enter")
+        await pilot.press(*["down"] * STATES.index("lost"), "right", "enter")
         await pilot.pause()
         assert isinstance(app.screen, CompareScreen)
         comparison = app.session.comparison()

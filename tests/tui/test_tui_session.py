@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from chunkscope.analysis.compare import compare
+from chunkscope.analysis.compare import STATES, compare
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.config import make_config
@@ -43,24 +43,28 @@ def row(session: Session, question_id: str, compare_view: bool = False) -> Quest
 
 def test_q39_is_lost_under_fixed_200_and_whole_with_overlap_40(sample: Dataset) -> None:
     # q39's gold is ja/rx200-torisetsu.md [380, 421). Windows of 200 put a boundary at 400, inside it;
-    # with overlap 40 the windows start every 160 characters and [320, 520) holds it whole.
+    # with overlap 40 the windows start every 160 characters and [320, 520) holds it whole. Under
+    # windows of 200 both pieces, [200, 400) and [400, 600), are delivered (ranks 1 and 4).
     session = evaluated(sample)
     q39 = row(session, "q39")
-    assert q39.status is Status.LOST and q39.status.glyph == "✂"
-    assert q39.state == "lost"
+    assert q39.result.lost and q39.result.piece_ranks == ((1, 4),)
+    assert q39.status is Status.PIECES and q39.status.glyph == "⧉"
+    assert q39.state == "pieces"
     assert q39.cause is FailureCause.CUT
     assert [cut.boundaries for cut in q39.result.cuts] == [(400,)]
     assert session.document_chunks(FIXED_200, "ja/rx200-torisetsu.md")[2].start == 400
     session.request("a", OVERLAP_40)
     session.store(session.evaluator.evaluate(OVERLAP_40))
-    assert row(session, "q39").status is not Status.LOST
+    assert row(session, "q39").status not in (Status.LOST, Status.PIECES)
 
 
 def test_status_follows_what_was_delivered(sample: Dataset) -> None:
     session = evaluated(sample)
     for r in session.rows(False):
         covered = r.result.covered
-        if r.result.lost:
+        if not r.result.complete and all(c or ranks for c, ranks in zip(covered, r.result.piece_ranks, strict=True)):
+            expected = Status.PIECES
+        elif r.result.lost:
             expected = Status.LOST
         elif all(covered):
             expected = Status.COMPLETE
@@ -109,7 +113,14 @@ def test_move_filters_and_transition_cells_use_the_core_comparison(sample: Datas
     assert len(recovered) == comparison.recovered
     assert "q39" in recovered
     session.set_filter("compare", state="all", cell=("lost", "lost"))
-    assert len(session.visible_rows("compare")) == comparison.transitions[4][4]
+    lost = STATES.index("lost")
+    assert len(session.visible_rows("compare")) == comparison.transitions[lost][lost] > 0
+    session.set_filter("compare", state="all", cell=("pieces", "2-5"))
+    count = comparison.transitions[STATES.index("pieces")][STATES.index("2-5")]
+    assert [r.question.id for r in session.visible_rows("compare")] == [
+        m.question_id for m in comparison.moves if (m.state_a, m.state_b) == ("pieces", "2-5")
+    ]
+    assert count > 0
 
 
 def test_split_view_state_and_cause_filters_look_at_both_sides(sample: Dataset) -> None:

@@ -69,3 +69,9 @@ def test_export_dialog(snap_compare: Any, sample: Dataset) -> None:
 
 def test_search(snap_compare: Any, sample: Dataset) -> None:
     assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("slash", "e", "n", "d"))
+
+
+def test_inspect_question_delivered_in_pieces(snap_compare: Any, sample: Dataset) -> None:
+    # q39 under fixed:size=200: its gold is cut at 400, but both pieces are delivered (ranks 1 and 4):
+    # ⧉ in the list, state pieces, and the cause line says every character reached the context.
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("slash", "q", "3", "9", "enter"))

@@ -6,7 +6,8 @@ Holm-corrected over every (pair, metric) test of one question group; each tag
 group (``by_tag``) is a family of its own. The values returned, and what each
 count means, are defined in :mod:`chunkscope.analysis.comparison`; the tests
 in :mod:`chunkscope.analysis.paired`; the metrics tested (by default every
-``tested`` metric: Recall@5, Recall@20, MRR@10, nDCG@10, complete) in
+``tested`` metric: Recall@5, Recall@20, MRR@10, nDCG@10, complete and the
+character-overlap evidence recall, precision, IoU and precision Ω) in
 :mod:`chunkscope.metrics.registry`.
 """
 
@@ -194,6 +195,8 @@ def _move(inputs: _Inputs, i: int, j: int, position: int) -> QuestionMove:
         state_b=inputs.states[j][position],
         complete_a=qa.complete,
         complete_b=qb.complete,
+        lost_a=qa.lost,
+        lost_b=qb.lost,
         cause_a=inputs.causes[i][position],
         cause_b=inputs.causes[j][position],
     )

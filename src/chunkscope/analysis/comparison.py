@@ -11,9 +11,13 @@ Per question (:class:`QuestionMove`), A against B:
   but not in A, or the reverse.
 
 The transition matrix counts questions by (state in A, state in B) over the
-states ``1``, ``2-5``, ``6-20``, ``miss`` and ``lost``; ``lost`` (evidence does
-not exist) takes precedence over the rank bucket, so chunking losses are kept
-apart from retrieval misses.
+states ``1``, ``2-5``, ``6-20``, ``pieces``, ``miss`` and ``lost``: ``pieces``
+when the question has no correct rank (lost, or bucket ``miss``) yet every
+character of its evidence was delivered, split across chunks
+(``QuestionResult.in_pieces``); otherwise ``lost`` (evidence does not exist)
+takes precedence over the rank bucket, so chunking losses are kept apart from
+retrieval misses. Recovered and newly lost read the evidence itself, not the
+state, so a lost question delivered in pieces still counts as lost.
 
 Each tested metric's :class:`MetricTest` is computed by
 :mod:`chunkscope.analysis.paired`; :mod:`chunkscope.analysis.compare` puts the
@@ -41,8 +45,8 @@ __all__ = [
     "state_of",
 ]
 
-State = Literal["1", "2-5", "6-20", "miss", "lost"]
-STATES: tuple[State, ...] = ("1", "2-5", "6-20", "miss", "lost")
+State = Literal["1", "2-5", "6-20", "pieces", "miss", "lost"]
+STATES: tuple[State, ...] = ("1", "2-5", "6-20", "pieces", "miss", "lost")
 """Transition-matrix states, best first."""
 
 Movement = Literal["better", "worse", "same"]
@@ -51,7 +55,10 @@ NOT_SIGNIFICANT_NOTE = "not significant does not mean equal: the question set ca
 
 
 def state_of(result: QuestionResult) -> State:
-    """``lost`` when the evidence does not exist, else the rank bucket."""
+    """``pieces`` when no prefix of the ranking holds the evidence (lost, or bucket ``miss``) but every
+    character of it was delivered; else ``lost`` when the evidence does not exist, else the rank bucket."""
+    if result.in_pieces and (result.lost or result.bucket == "miss"):
+        return "pieces"
     if not result.evidence_exists:
         return "lost"
     return result.bucket
@@ -70,6 +77,10 @@ class QuestionMove:
     state_b: State
     complete_a: bool
     complete_b: bool
+    lost_a: bool
+    """The evidence is lost under A (no chunk contains it), whatever the state says."""
+    lost_b: bool
+    """The evidence is lost under B."""
     cause_a: FailureCause
     """Failure label under A."""
     cause_b: FailureCause
@@ -98,12 +109,12 @@ class QuestionMove:
     @property
     def recovered(self) -> bool:
         """Evidence lost under A exists under B."""
-        return self.state_a == "lost" and self.state_b != "lost"
+        return self.lost_a and not self.lost_b
 
     @property
     def newly_lost(self) -> bool:
         """Evidence that exists under A is lost under B."""
-        return self.state_a != "lost" and self.state_b == "lost"
+        return not self.lost_a and self.lost_b
 
     @property
     def complete_gained(self) -> bool:

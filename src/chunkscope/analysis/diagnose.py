@@ -33,7 +33,10 @@ first label of this list that applies is given:
 
 A complete question is ``OK`` even if its first correct rank is above 5 (only
 possible with ``top_k > 5``): the labels explain failures, and the rank
-buckets are reported separately.
+buckets are reported separately. A failing question delivered in pieces
+(``QuestionResult.in_pieces``: every evidence character was sent, split across
+chunks) keeps its label, since no chunk delivered holds the evidence whole,
+and its detail says so, naming the chunks that hold the pieces.
 
 The diagnosis summary counts the labels and names where to look first, in the
 order the published diagnosis procedure recommends: chunking (``CUT``), then
@@ -65,6 +68,7 @@ __all__ = [
     "diagnosis_dict",
     "failure_cause",
     "failure_detail",
+    "pieces_detail",
 ]
 
 TWIN_SHARE = 0.5
@@ -169,8 +173,22 @@ def diagnose(result: ConfigResult) -> Diagnosis:
 
 
 def failure_detail(result: QuestionResult, config: Config, cause: FailureCause | None = None) -> str:
-    """One line saying why the question got its label (``cause``, computed when None), naming cuts and ranks."""
+    """One line saying why the question got its label (``cause``, computed when None), naming cuts and ranks;
+    a failing question delivered in pieces says so and names the delivered chunks holding the pieces."""
     cause = failure_cause(result, config) if cause is None else cause
+    detail = _cause_detail(result, config, cause)
+    return f"{detail}; {pieces_detail(result)}" if result.in_pieces else detail
+
+
+def pieces_detail(result: QuestionResult) -> str:
+    """``delivered in pieces: ...`` naming the ranks of the delivered chunks that hold the pieces."""
+    ranks = sorted({rank for item_ranks in result.piece_ranks for rank in item_ranks})
+    names = [f"#{rank}" for rank in ranks]
+    chunks = " and ".join(names) if len(names) <= 2 else ", ".join(names[:-1]) + f" and {names[-1]}"
+    return f"delivered in pieces: the model sees every character, split across chunks {chunks}"
+
+
+def _cause_detail(result: QuestionResult, config: Config, cause: FailureCause) -> str:
     if cause is FailureCause.CUT:
         cuts = "; ".join(
             f"{cut.span.doc} {cut.span.start}-{cut.span.end} cut at {', '.join(map(str, cut.boundaries)) or '?'}"

@@ -3,11 +3,11 @@
 Conditions (``--fail-if``) read ``METRIC OP NUMBER`` with ``OP`` one of
 ``< <= > >= == !=`` and ``METRIC`` any metric of
 :data:`chunkscope.metrics.registry.REGISTRY` by its key, label or alias, in
-any case (``lost``, ``recall_at_5``, ``R@5``, ``complete`` ...). A count metric
-takes a whole number; a rate (``recall_*``/``mrr_*``/``ndcg_*``, a mean in
-[0, 1]) any number. A condition *fails* the gate when it holds for any
-evaluated configuration, so ``lost>0`` fails when some configuration loses
-evidence.
+any case (``lost``, ``recall_at_5``, ``R@5``, ``complete``, ``precΩ`` ...). A
+count metric takes a whole number; a rate (``recall_*``/``mrr_*``/``ndcg_*`` and
+the character-overlap rates, a mean in [0, 1]) any number. A condition *fails*
+the gate when it holds for any evaluated configuration, so ``lost>0`` fails
+when some configuration loses evidence.
 
 A baseline (``--baseline report.json --fail-if-worse METRIC``) is a JSON report
 written by ``chunkscope eval --json``. It is refused (:class:`InputError`, exit
@@ -60,9 +60,7 @@ OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
 }
 
 _TOLERANCE = 1e-12
-_CONDITION = re.compile(
-    r"^\s*([A-Za-z_][A-Za-z0-9_@]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
-)
+_CONDITION = re.compile(r"^\s*([^\W\d][\w@.]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

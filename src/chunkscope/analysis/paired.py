@@ -11,7 +11,7 @@ H0 "mean(d) = 0" (:func:`chunkscope.analysis.stats.paired_permutation_pvalues`,
 
 Multiple comparisons. With ``correct``, the family is every (pair, metric) test
 of one question group: ``C(k, 2) x len(metrics)`` tests for ``k``
-configurations (8 configurations: 28 pairs x 5 metrics = 140), adjusted
+configurations (8 configurations: 28 pairs x 9 metrics = 252), adjusted
 together with Holm's step-down method; ``p_value`` is the adjusted value,
 ``p_value_raw`` the unadjusted one. Without it (one pair), ``p_value ==
 p_value_raw``. A difference is significant when ``p_value < alpha``. Not

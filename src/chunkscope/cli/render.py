@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 BUCKETS_HEADER = "1/2-5/6-20/miss"
 EVAL_TABLE_LEAD = ("index_chunks", "lost")
 """Metrics before the tested ones in the eval and sweep tables."""
+CHARACTER_TABLE_LEAD = ("pieces",)
+"""Metrics before the character-overlap ones in the eval and sweep tables of evidence characters."""
+CHARACTER_FAMILY = "overlap"
+"""Tested metrics of this family get a table of their own (one table of every metric is too wide)."""
 TAG_TABLE_LEAD = ("lost",)
 """Metrics before the tested ones in the tag table."""
 EVAL_TABLE_TRAIL = ("duplicate_chars",)
@@ -44,7 +48,7 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
     title = f"{dataset.name}: {len(dataset.corpus.documents)} documents, {len(questions.questions)} questions"
     table = Table(title=title, title_justify="left")
     table.add_column("configuration", overflow="fold")
-    tested = REGISTRY.tested()
+    tested, characters = _split_tested()
     ranked = [m for m in tested if m.family == "rank"]
     others = [m for m in tested if m.family != "rank"]
     lead = [REGISTRY[name] for name in EVAL_TABLE_LEAD]
@@ -68,9 +72,37 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
             "evidence) · dup: characters sent twice",
             style="dim",
         )
+    if characters:
+        _character_table(out, results, characters)
     if questions.excluded:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in questions.excluded_reasons.items())
         out.print(f"excluded at load: {questions.excluded} questions ({reasons})", style="dim")
+
+
+def _split_tested() -> tuple[list[Metric], list[Metric]]:
+    """The tested metrics: those of the main table, and the character-overlap ones."""
+    tested = REGISTRY.tested()
+    return [m for m in tested if m.family != CHARACTER_FAMILY], [m for m in tested if m.family == CHARACTER_FAMILY]
+
+
+CHARACTER_TITLE = "evidence characters delivered (Chroma's measures: per question, then the mean)"
+CHARACTER_NOTE = (
+    "delivered in pieces: not complete, yet every evidence character was sent, split across chunks · "
+    "precision and IoU: over every character sent, prefixes too"
+)
+
+
+def _character_table(out: Console, results: Sequence[ConfigResult], metrics: Sequence[Metric]) -> None:
+    """Questions delivered in pieces and the character-overlap metrics, one row per configuration."""
+    table = Table(title=CHARACTER_TITLE, title_justify="left")
+    table.add_column("configuration", overflow="fold")
+    lead = [REGISTRY[name] for name in CHARACTER_TABLE_LEAD]
+    for metric in [*lead, *metrics]:
+        table.add_column(metric.heading, justify="right", no_wrap=True)
+    for result in results:
+        table.add_row(result.config.label, *(_cell(m, result.summary) for m in [*lead, *metrics]))
+    out.print(table)
+    out.print(CHARACTER_NOTE, style="dim")
 
 
 # ------------------------------------------------- diagnosis, tags, compare, sweep
@@ -200,53 +232,89 @@ def _moved_table(out: Console, comparison: Comparison, limit: int) -> None:
 
 
 def _tag_deltas(out: Console, comparison: Comparison) -> None:
-    table = Table(title="by tag: Δ B−A (p, not corrected across tags and metrics)", title_justify="left")
-    for header in ("tag", "n", "better", "worse", "newly lost"):
-        table.add_column(header, justify="left" if header == "tag" else "right")
-    for test in comparison.tests:
-        table.add_column(metric_label(test.metric), justify="right", no_wrap=True)
-    for group in comparison.by_tag:
-        table.add_row(
-            escape(group.group),
-            str(group.questions),
-            str(group.better),
-            str(group.worse),
-            str(group.newly_lost),
-            *(_bold_if(t.significant, f"{t.delta:+.3f} ({format_p(t.p_value)})") for t in group.tests),
-        )
-    out.print(table)
+    """Per tag: the rank moves and each test's delta, the character-overlap tests in a second table."""
+    names = [test.metric for test in comparison.tests]
+    characters = [name for name in names if REGISTRY[name].family == CHARACTER_FAMILY]
+    main = [name for name in names if name not in characters]
+    title = "by tag: Δ B−A (p, not corrected across tags and metrics)"
+    for metrics, counts in ((main, True), (characters, False)):
+        if not metrics:
+            continue
+        table = Table(title=title if counts else f"{title}, evidence characters", title_justify="left")
+        for header in ("tag", "n", *(("better", "worse", "newly lost") if counts else ())):
+            table.add_column(header, justify="left" if header == "tag" else "right")
+        for name in metrics:
+            table.add_column(metric_label(name), justify="right", no_wrap=True)
+        for group in comparison.by_tag:
+            moves = (str(group.better), str(group.worse), str(group.newly_lost)) if counts else ()
+            tests = [group.test(name) for name in metrics]
+            table.add_row(
+                escape(group.group),
+                str(group.questions),
+                *moves,
+                *(_bold_if(t.significant, f"{t.delta:+.3f} ({format_p(t.p_value)})") for t in tests),
+            )
+        out.print(table)
 
 
 def sweep_table(out: Console, title: str, comparisons: ComparisonSet, results: Sequence[ConfigResult]) -> None:
-    """Every configuration with chunk counts and metrics; best per metric bold, ↓ significantly below it."""
-    from chunkscope.reports.sweep import sweep_marks
-
+    """Every configuration with chunk counts and metrics (the character-overlap ones in a table of their own);
+    best per metric bold, ↓ significantly below it."""
+    characters = [name for name in comparisons.metrics if REGISTRY[name].family == CHARACTER_FAMILY]
+    main = [name for name in comparisons.metrics if name not in characters]
     table = Table(title=title, title_justify="left")
     table.add_column("configuration", overflow="fold")
     lead = [REGISTRY[name] for name in EVAL_TABLE_LEAD]
     trail = [REGISTRY[name] for name in SWEEP_TABLE_TRAIL]
     for size in lead:
         table.add_column(size.label, justify="right")
-    for name in comparisons.metrics:
+    for name in main:
         table.add_column(metric_label(name), justify="right", no_wrap=True)
     for header in (BUCKETS_HEADER, *(m.label for m in trail)):
         table.add_column(header, justify="right", no_wrap=True)
-    marks = {metric: sweep_marks(comparisons, metric) for metric in comparisons.metrics}
     for index, result in enumerate(results):
-        cells = []
-        for column, metric in enumerate(comparisons.metrics):
-            value = f"{comparisons.means[index][column]:.4f}"
-            mark = marks[metric][index]
-            cells.append(_SWEEP_MARKS[mark].format(value))
         s = result.summary
         table.add_row(
             escape(result.config.label),
             *(_cell(m, s) for m in lead),
-            *cells,
+            *_marked_means(comparisons, index, main),
             _buckets(s),
             *(_cell(m, s) for m in trail),
         )
     out.print(table)
+    if characters:
+        _sweep_character_table(out, comparisons, results, characters)
+
+
+def _sweep_character_table(
+    out: Console, comparisons: ComparisonSet, results: Sequence[ConfigResult], metrics: Sequence[str]
+) -> None:
+    table = Table(title=CHARACTER_TITLE, title_justify="left")
+    table.add_column("configuration", overflow="fold")
+    lead = [REGISTRY[name] for name in CHARACTER_TABLE_LEAD]
+    for metric in lead:
+        table.add_column(metric.heading, justify="right")
+    for name in metrics:
+        table.add_column(REGISTRY[name].heading, justify="right", no_wrap=True)
+    for index, result in enumerate(results):
+        table.add_row(
+            escape(result.config.label),
+            *(_cell(m, result.summary) for m in lead),
+            *_marked_means(comparisons, index, metrics),
+        )
+    out.print(table)
+    out.print(CHARACTER_NOTE, style="dim")
+
+
+def _marked_means(comparisons: ComparisonSet, index: int, metrics: Sequence[str]) -> list[str]:
+    """Configuration ``index``'s mean of each of ``metrics``, with its sweep mark."""
+    from chunkscope.reports.sweep import sweep_marks
+
+    cells = []
+    for metric in metrics:
+        value = f"{comparisons.means[index][comparisons.metrics.index(metric)]:.4f}"
+        cells.append(_SWEEP_MARKS[sweep_marks(comparisons, metric)[index]].format(value))
+    return cells
 
 
 def sweep_legend(out: Console, comparisons: ComparisonSet) -> None:

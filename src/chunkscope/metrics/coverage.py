@@ -15,8 +15,16 @@ def evidence_exists(result: QuestionResult) -> int:
 
 
 def lost(result: QuestionResult) -> int:
-    """``1 - evidence_exists``: ``1`` when some required item lies in no single chunk (no retriever can recover it)."""
+    """``1 - evidence_exists``: ``1`` when some required item lies in no single chunk (no retriever can rank
+    a chunk holding it whole; its characters may still be delivered in pieces)."""
     return int(result.lost)
+
+
+def pieces(result: QuestionResult) -> int:
+    """``1`` when the question is not complete yet every character of every required item was delivered:
+    each item has an alternative wholly inside one delivered chunk or, for at least one item, spread over
+    several delivered chunks (every character inside their union), else ``0``."""
+    return int(result.in_pieces)
 
 
 def doc_hit(result: QuestionResult) -> int:

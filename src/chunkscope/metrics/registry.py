@@ -6,7 +6,9 @@ count, its better direction, its per-question value and its summary function.
 The formulas live in small modules by family, one docstring each:
 :mod:`chunkscope.metrics.size` (questions, index size),
 :mod:`chunkscope.metrics.coverage` (evidence exists, lost, document hits,
-complete), :mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k) and
+complete, delivered in pieces), :mod:`chunkscope.metrics.overlap` (evidence
+recall, precision, IoU and precision Ω of characters),
+:mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k) and
 :mod:`chunkscope.metrics.delivery` (sent and re-sent characters).
 
 :data:`REGISTRY` lists them in the order of the JSON summary. Everything that
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from chunkscope.errors import SpecError
-from chunkscope.metrics import coverage, delivery, rank, size
+from chunkscope.metrics import coverage, delivery, overlap, rank, size
 from chunkscope.model import Chunk
 from chunkscope.results import QuestionResult, Summary
 
@@ -74,7 +76,7 @@ class Metric:
     per_question: QuestionValue | None = field(default=None, compare=False)
     """One question's value (the summary is its mean or sum); ``None`` for configuration-level sizes."""
     family: str = ""
-    """The module that defines the formula: ``size``, ``coverage``, ``rank`` or ``delivery``."""
+    """The module that defines the formula: ``size``, ``coverage``, ``overlap``, ``rank`` or ``delivery``."""
     tested: bool = False
     """Compared question by question with a paired test in ``compare`` and ``sweep``."""
     title: str = ""
@@ -136,6 +138,7 @@ def rate_metric(
     *,
     family: str,
     tested: bool = False,
+    title: str = "",
     aliases: tuple[str, ...] = (),
     cutoff: tuple[str, int] | None = None,
 ) -> Metric:
@@ -150,6 +153,7 @@ def rate_metric(
         per_question,
         family=family,
         tested=tested,
+        title=title,
         aliases=aliases,
         cutoff=cutoff,
     )
@@ -289,6 +293,29 @@ REGISTRY = Registry(
         ),
         count_metric("doc_hits", "doc hits", coverage.doc_hit, "questions", "higher", family="coverage"),
         count_metric("complete", "complete", coverage.complete, "questions", "higher", family="coverage", tested=True),
+        count_metric(
+            "pieces", "pieces", coverage.pieces, "questions", None, family="coverage", title="delivered in pieces"
+        ),
+        rate_metric(
+            "evidence_recall",
+            "ev.recall",
+            overlap.evidence_recall,
+            family="overlap",
+            tested=True,
+            title="evidence recall",
+            aliases=("evidence recall",),
+        ),
+        rate_metric("precision", "prec", overlap.precision, family="overlap", tested=True, title="precision"),
+        rate_metric("iou", "IoU", overlap.iou, family="overlap", tested=True),
+        rate_metric(
+            "precision_omega",
+            "precΩ",
+            overlap.precision_omega,
+            family="overlap",
+            tested=True,
+            title="precision Ω",
+            aliases=("precision Ω", "precision_Ω"),
+        ),
         rank_metric("recall", 5, "R@5", rank.recall_at),
         rank_metric("recall", 20, "R@20", rank.recall_at),
         rank_metric("mrr", 10, "MRR@10", rank.reciprocal_rank),

@@ -14,6 +14,7 @@ from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
 from chunkscope.pipeline.locate import UnitLocator
+from chunkscope.pipeline.overlap import delivered_unions, measure_overlap, piece_ranks
 from chunkscope.results import (
     Attribution,
     Config,
@@ -182,6 +183,7 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
         for item in question.evidence
     )
     evidence_docs = {span.doc for span in question.gold_spans}
+    unions = delivered_unions(delivery.delivered)
     attribution = (
         ()
         if parents is None
@@ -202,6 +204,8 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
         doc_hit=any(d.chunk.doc in evidence_docs for d in delivery.delivered),
         item_ranks=item_ranks,
         attribution=attribution,
+        piece_ranks=piece_ranks(question.evidence, covered, delivery.delivered, unions),
+        overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         units=chunking.units,
         parents=parents,

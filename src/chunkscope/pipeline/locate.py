@@ -64,6 +64,21 @@ class UnitLocator:
                 found.append(index)
         return found
 
+    def touching(self, span: Span) -> list[Chunk]:
+        """Units that share a character with ``span`` or touch it: ``start <= span.end`` and ``span.start <= end``.
+
+        The units precision Ω counts as holding evidence: Chroma's intersection test accepts
+        an empty intersection, so a unit ending where the span begins (or beginning where it
+        ends) is among them.
+        """
+        entries = self.by_doc.get(span.doc)
+        if not entries:
+            return []
+        starts = self.starts[span.doc]
+        first = bisect.bisect_left(starts, span.start - self.longest[span.doc])
+        last = bisect.bisect_right(starts, span.end)
+        return [self.units[index] for _, end, index in entries[first:last] if end >= span.start]
+
     def cut(self, span: Span) -> Cut:
         """Boundaries strictly inside ``span`` and the units overlapping it."""
         entries = self.by_doc.get(span.doc, [])

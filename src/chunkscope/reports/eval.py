@@ -20,7 +20,7 @@ from chunkscope.reports.format import summary_cell
 from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
 from chunkscope.results import ConfigResult, QuestionResult, Summary
 
-SUMMARY_TABLE_LEAD = ("index_chunks", "lost")
+SUMMARY_TABLE_LEAD = ("index_chunks", "lost", "pieces")
 """Metrics shown before the tested ones in the Markdown summary table."""
 SUMMARY_TABLE_TRAIL = ("sent_chars", "duplicate_chars")
 """Metrics shown after the tested ones."""
@@ -51,10 +51,13 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         "doc_hit": result.doc_hit,
         "complete": result.complete,
         "covered": list(result.covered),
+        "pieces": result.in_pieces,
+        "piece_ranks": [list(ranks) for ranks in result.piece_ranks],
         **({"attribution": list(result.attribution)} if result.attribution else {}),
         **({"gold_match": [list(labels) for labels in result.gold_match]} if result.gold_match else {}),
         "sent_chars": result.sent_chars,
         "duplicate_chars": result.duplicate_chars,
+        **overlap_values(result),
         "ranked": [_ranked_dict(hit) for hit in result.ranked],
         "delivered": [
             {"rank": d.rank, "doc": d.chunk.doc, "start": d.start, "end": d.end, "duplicate_chars": d.duplicate_chars}
@@ -72,6 +75,11 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
             for cut in result.cuts
         ],
     }
+
+
+def overlap_values(result: QuestionResult) -> dict[str, float]:
+    """One question's value of every registered character-overlap metric, by key, in registry order."""
+    return {m.name: m.per_question(result) for m in REGISTRY if m.family == "overlap" and m.per_question is not None}
 
 
 def _ranked_dict(hit: Any) -> dict[str, Any]:
@@ -178,7 +186,9 @@ CSV_COLUMNS = (
     "top_prefixes",
     "attribution",
     "top_parts",
+    "pieces",
 )
+"""The fixed CSV columns; the character-overlap metrics' per-question values follow them."""
 
 
 def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -> str:
@@ -186,7 +196,8 @@ def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -
     position = write or _codepoint
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    overlap = [m.name for m in REGISTRY if m.family == "overlap" and m.per_question is not None]
+    writer.writerow([*CSV_COLUMNS, *overlap])
     for result in results:
         c = result.config
         for q in result.questions:
@@ -214,6 +225,8 @@ def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -
                     ),
                     ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
                     *_structure_cells(q, c.top_k),
+                    int(q.in_pieces),
+                    *(repr(value) for value in overlap_values(q).values()),
                 ]
             )
     return buffer.getvalue()
@@ -258,7 +271,7 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], offset_unit: 
             "|---|---|---|---|---|" + "---|" * len(extra),
         ]
         for q in failing:
-            state = "lost" if q.lost else "incomplete"
+            state = ("lost" if q.lost else "incomplete") + (", in pieces" if q.in_pieces else "")
             cuts = "; ".join(
                 f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)} at "
                 + ", ".join(str(position(c.span.doc, b)) for b in c.boundaries)

@@ -23,7 +23,7 @@ from chunkscope.reports.eval import provenance
 from chunkscope.reports.format import metric_label, summary_cell
 from chunkscope.results import ConfigResult
 
-SWEEP_TABLE_LEAD = ("index_chunks", "lost")
+SWEEP_TABLE_LEAD = ("index_chunks", "lost", "pieces")
 """Metrics shown before the tested ones in every sweep table and CSV row."""
 
 

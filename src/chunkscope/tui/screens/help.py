@@ -19,6 +19,7 @@ from textual.widgets import Static
 from chunkscope.tui.actions import Place, actions_of, bindings_for
 
 GLYPHS = (
+    ("⧉", "in pieces: no delivered chunk holds the evidence whole, yet every character of it was delivered"),
     ("✂", "lost: a chunk boundary cut a required gold span before retrieval (no chunk holds it whole)"),
     ("✗", "not delivered: the evidence exists but no required item reached the context"),
     ("◐", "partial: some, not all, required items were delivered"),

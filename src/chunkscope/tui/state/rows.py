@@ -15,6 +15,9 @@ from chunkscope.results import ConfigResult, QuestionResult
 class Status(Enum):
     """What happened to a question's evidence, as a glyph that carries the meaning without colour."""
 
+    PIECES = ("⧉", "delivered in pieces")
+    """No delivered chunk holds the evidence whole, yet every character of it was delivered, split across
+    chunks (lost questions included: the boundary that cut the gold fell between two delivered chunks)."""
     LOST = ("✂", "lost")
     """A boundary cut the gold before retrieval: no chunk contains a required item."""
     MISSED = ("✗", "not delivered")
@@ -37,6 +40,8 @@ class Status(Enum):
 
 def status_of(result: QuestionResult) -> Status:
     """Classify one question's result by what reached the context."""
+    if result.in_pieces:
+        return Status.PIECES
     if result.lost:
         return Status.LOST
     if result.complete:
@@ -56,7 +61,7 @@ class QuestionRow:
     result: QuestionResult
     status: Status
     state: State
-    """``lost`` or the rank bucket (the transition-matrix state)."""
+    """``pieces``, ``lost`` or the rank bucket (the transition-matrix state)."""
     cause: FailureCause
     result_b: QuestionResult | None = None
     """The result under B, in the split view."""

@@ -28,9 +28,11 @@ from chunkscope.tui.state.rows import QuestionRow, Status
 
 ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4
+"""Cells of the state column, widened to the longest state shown (``pieces``)."""
 CAUSE_WIDTH = 13
 
 STATUS_CLASSES = {
+    Status.PIECES: "question-list--pieces",
     Status.LOST: "question-list--lost",
     Status.MISSED: "question-list--missed",
     Status.PARTIAL: "question-list--partial",
@@ -65,6 +67,7 @@ class QuestionList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "question-list--cursor",
+        "question-list--pieces",
         "question-list--lost",
         "question-list--missed",
         "question-list--partial",
@@ -94,6 +97,7 @@ class QuestionList(ScrollView, can_focus=True):
         self.cursor = -1
         self.compare = False
         self._id_width = 4
+        self._state_width = STATE_WIDTH
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
         """Rendered rows by (index, width, cursor, focus); cleared on new rows and when the styles change."""
 
@@ -108,6 +112,10 @@ class QuestionList(ScrollView, can_focus=True):
         self.compare = compare
         self._strips.clear()
         self._id_width = min(ID_WIDTH_LIMIT, max((len(r.question.id) for r in self.rows), default=4))
+        states = [row.state for row in self.rows]
+        if compare:
+            states += [state_of(row.result_b) for row in self.rows if row.result_b is not None]
+        self._state_width = max([STATE_WIDTH, *(len(state) for state in states)])
         ids = [row.question.id for row in self.rows]
         self.virtual_size = Size(self.size.width, len(self.rows))
         self.refresh()
@@ -199,13 +207,13 @@ class QuestionList(ScrollView, can_focus=True):
                 Segment(" ", base),
                 Segment(mark, styled(mark_class)),
                 Segment(" " + pad(row.question.id, self._id_width), base),
-                Segment(" " + pad(row.state, STATE_WIDTH) + " " + pad(state_b, STATE_WIDTH), base),
+                Segment(" " + pad(row.state, self._state_width) + " " + pad(state_b, self._state_width), base),
             ]
         else:
             cause = "" if row.cause is FailureCause.OK else row.cause.value.lower()
             segments += [
                 Segment(" " + pad(row.question.id, self._id_width), base),
-                Segment(" " + pad(row.state, STATE_WIDTH), base),
+                Segment(" " + pad(row.state, self._state_width), base),
                 Segment(" " + pad(cause, CAUSE_WIDTH), styled("question-list--dim")),
             ]
         used = sum(segment.cell_length for segment in segments)

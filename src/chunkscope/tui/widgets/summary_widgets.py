@@ -29,7 +29,7 @@ from chunkscope.tui.cells import pad, pad_left, truncate
 
 _CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
 
-DETAIL_ROWS = ("lost", "doc_hits", "index_chunks", "indexed_chars", "sent_chars", "duplicate_chars")
+DETAIL_ROWS = ("lost", "pieces", "doc_hits", "index_chunks", "indexed_chars", "sent_chars", "duplicate_chars")
 """Untested metrics listed first below the tested ones; every other registered metric follows them."""
 UNLISTED = ("questions", "evidence_exists")
 """Registered metrics the table leaves out: the question count is in the note, evidence exists is questions - lost."""

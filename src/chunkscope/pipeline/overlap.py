@@ -1,0 +1,153 @@
+"""Characters of the evidence against the delivered context and the index: interval arithmetic per document.
+
+:func:`measure_overlap` counts the characters the overlap metrics of
+:mod:`chunkscope.metrics.overlap` divide; :func:`piece_ranks` finds the required
+items delivered in pieces. Both work on the delivered bodies of one question
+(at most top-k ranges) and the index units touching its evidence, so they cost a
+few comparisons per span.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
+
+from chunkscope.model import Chunk, EvidenceItem, Span
+from chunkscope.results import CharacterOverlap, DeliveredChunk
+
+__all__ = ["Range", "Unions", "delivered_unions", "measure_overlap", "piece_ranks", "union_of"]
+
+Range = tuple[int, int]
+"""A half-open character range ``[start, end)`` of one document."""
+Unions = dict[str, list[Range]]
+"""Per document: disjoint ranges, ascending."""
+Holding = Callable[[Span], Sequence[Chunk]]
+"""The index units that hold or touch a span (:meth:`chunkscope.pipeline.locate.UnitLocator.touching`)."""
+
+
+def union_of(ranges: Iterable[Range]) -> list[Range]:
+    """The union of ``ranges`` as disjoint ranges, ascending (touching ranges merged, empty ones dropped)."""
+    merged: list[Range] = []
+    for start, end in sorted(r for r in ranges if r[1] > r[0]):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _inside(start: int, end: int, union: Sequence[Range]) -> int:
+    """Characters of ``[start, end)`` inside the disjoint ascending ``union``."""
+    total = 0
+    position = bisect.bisect_right(union, (start, end)) - 1
+    for low, high in union[max(position, 0) :]:
+        if low >= end:
+            break
+        total += max(0, min(end, high) - max(start, low))
+    return total
+
+
+def _length(union: Iterable[Range]) -> int:
+    return sum(end - start for start, end in union)
+
+
+def _common(first: Sequence[Range], second: Sequence[Range]) -> int:
+    """Characters in both disjoint ascending unions."""
+    return sum(_inside(start, end, second) for start, end in first)
+
+
+def delivered_unions(delivered: Iterable[DeliveredChunk]) -> Unions:
+    """The union of the delivered bodies (truncated bodies as cut) per document."""
+    ranges: dict[str, list[Range]] = {}
+    for d in delivered:
+        ranges.setdefault(d.chunk.doc, []).append((d.start, d.end))
+    return {doc: union_of(found) for doc, found in ranges.items()}
+
+
+def _by_doc(spans: Iterable[Span]) -> Unions:
+    ranges: dict[str, list[Range]] = {}
+    for span in spans:
+        ranges.setdefault(span.doc, []).append((span.start, span.end))
+    return {doc: union_of(found) for doc, found in ranges.items()}
+
+
+def _delivered_share(span: Span, delivered: Unions) -> Fraction:
+    return Fraction(_inside(span.start, span.end, delivered.get(span.doc, ())), span.length)
+
+
+def _delivery_reference(item: EvidenceItem, delivered: Unions) -> Span:
+    """The alternative with the largest share of its characters delivered (the first on ties)."""
+    if len(item.alternatives) == 1:
+        return item.alternatives[0]
+    return max(item.alternatives, key=lambda span: _delivered_share(span, delivered))
+
+
+def _omega_parts(references: Sequence[Span], holding: Holding) -> tuple[int, int]:
+    """Precision Ω's numerator and denominator for ``references`` (see :mod:`chunkscope.metrics.overlap`)."""
+    units = {unit.id: unit for span in references for unit in holding(span)}
+    bodies: dict[str, list[Range]] = {}
+    for unit in units.values():
+        bodies.setdefault(unit.doc, []).append((unit.start, unit.end))
+    evidence = _by_doc(references)
+    numerator = denominator = 0
+    for doc, spans in evidence.items():
+        held = union_of(bodies.get(doc, ()))
+        numerator += _common(spans, held)
+        denominator += _length(union_of([*held, *spans]))
+    return numerator, denominator + sum(len(unit.prefix) for unit in units.values())
+
+
+def _omega(span: Span, holding: Holding) -> Fraction:
+    numerator, denominator = _omega_parts((span,), holding)
+    return Fraction(numerator, denominator) if denominator else Fraction(0)
+
+
+def _omega_reference(item: EvidenceItem, holding: Holding) -> Span:
+    """The alternative with the highest precision Ω on its own (the first on ties)."""
+    if len(item.alternatives) == 1:
+        return item.alternatives[0]
+    return max(item.alternatives, key=lambda span: _omega(span, holding))
+
+
+def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding: Holding) -> CharacterOverlap:
+    """The character counts of one question (see :class:`chunkscope.results.CharacterOverlap`).
+
+    ``delivered`` is :func:`delivered_unions` of the delivered chunks; ``holding`` gives the
+    index's delivered units that hold or touch a span.
+    """
+    references = [_delivery_reference(item, delivered) for item in evidence]
+    inside = [_inside(span.start, span.end, delivered.get(span.doc, ())) for span in references]
+    reached = sum(_common(spans, delivered.get(doc, ())) for doc, spans in _by_doc(references).items())
+    omega_numerator, omega_denominator = _omega_parts([_omega_reference(item, holding) for item in evidence], holding)
+    return CharacterOverlap(
+        evidence_chars=sum(span.length for span in references),
+        delivered_evidence_chars=reached,
+        undelivered_evidence_chars=sum(span.length - n for span, n in zip(references, inside, strict=True)),
+        omega_evidence_chars=omega_numerator,
+        omega_chars=omega_denominator,
+    )
+
+
+def piece_ranks(
+    evidence: Sequence[EvidenceItem],
+    covered: Sequence[bool],
+    delivered: Sequence[DeliveredChunk],
+    unions: Unions,
+) -> tuple[tuple[int, ...], ...]:
+    """Per required item: the ranks of the delivered chunks holding it in pieces, or ``()``.
+
+    An item is delivered in pieces when no delivered chunk holds it whole (``not covered``) but
+    every character of one of its alternatives lies in the delivered bodies (``unions``); its
+    ranks are those of the delivered chunks overlapping the first such alternative, ascending.
+    """
+    ranks: list[tuple[int, ...]] = []
+    for item, whole in zip(evidence, covered, strict=True):
+        span = None if whole else next((s for s in item.alternatives if _delivered_share(s, unions) == 1), None)
+        if span is None:
+            ranks.append(())
+            continue
+        holders = (d.rank for d in delivered if d.chunk.doc == span.doc and d.start < span.end and span.start < d.end)
+        ranks.append(tuple(sorted(holders)))
+    return tuple(ranks)
