@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from chunkscope.chunkers.base import chunkers, make_chunk
+from chunkscope.chunkers.base import Chunking, chunkers, make_chunk
 from chunkscope.chunkers.measure import TokenMeasure, check_window, resolve_unit, window_spans
-from chunkscope.model import Chunk, Document
-from chunkscope.tokenize.counting import token_counter
+from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.tokenize.counting import TokenSpans, token_counter
 
 __all__ = ["FixedChunker", "check_window", "set_unit", "window_spans"]
 
@@ -39,12 +39,28 @@ class FixedChunker:
         set_unit(self)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
-        text = document.text
         if self.tokenizer is None:
-            spans = window_spans(len(text), self.size, self.overlap)
-        else:
-            spans = TokenMeasure(token_counter(self.tokenizer).spans(text)).windows(0, len(text), self.size, self.overlap)
-        return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(spans)]
+            spans = window_spans(len(document.text), self.size, self.overlap)
+            return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(spans)]
+        return self._token_windows(document, token_counter(self.tokenizer).spans(document.text))
+
+    def chunk_corpus(self, corpus: Corpus) -> Chunking:
+        """Every document's windows; in tokens, the corpus is encoded in one call."""
+        documents = corpus.documents
+        if self.tokenizer is None:
+            return Chunking(tuple(chunk for document in documents for chunk in self.chunk_document(document)))
+        token_spans = token_counter(self.tokenizer).spans_many([document.text for document in documents])
+        return Chunking(
+            tuple(
+                chunk
+                for document, spans in zip(documents, token_spans, strict=True)
+                for chunk in self._token_windows(document, spans)
+            )
+        )
+
+    def _token_windows(self, document: Document, spans: TokenSpans) -> list[Chunk]:
+        windows = TokenMeasure(spans).windows(0, len(document.text), self.size, self.overlap)
+        return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(windows)]
 
 
 def set_unit(chunker: object) -> None:

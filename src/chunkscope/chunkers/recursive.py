@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from chunkscope.chunkers.base import chunkers, make_chunk
+from chunkscope.chunkers.base import Chunking, chunkers, make_chunk
 from chunkscope.chunkers.fixed import check_window, set_unit
-from chunkscope.chunkers.measure import CharMeasure, Measure, text_measure
-from chunkscope.model import Chunk, Document
+from chunkscope.chunkers.measure import CharMeasure, Measure, TokenMeasure, text_measure
+from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.tokenize.counting import token_counter
 
 SEPARATORS = ("\n\n", "\n", "。", ". ", "! ", "? ", " ", "")
 """Tried in this order; the empty separator splits into single characters."""
@@ -54,13 +55,32 @@ class RecursiveChunker:
         set_unit(self)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
-        measure = text_measure(self.tokenizer, document.text)
+        return self._chunks(document, text_measure(self.tokenizer, document.text))
+
+    def chunk_corpus(self, corpus: Corpus) -> Chunking:
+        """Every document's chunks; in tokens, the corpus is encoded in one call."""
+        documents = corpus.documents
+        if self.tokenizer is None:
+            measures: list[Measure] = [CharMeasure()] * len(documents)
+        else:
+            measures = [
+                TokenMeasure(spans) for spans in token_counter(self.tokenizer).spans_many([d.text for d in documents])
+            ]
+        return Chunking(
+            tuple(
+                chunk
+                for document, measure in zip(documents, measures, strict=True)
+                for chunk in self._chunks(document, measure)
+            )
+        )
+
+    def _chunks(self, document: Document, measure: Measure) -> list[Chunk]:
         spans = recursive_spans(document.text, self.size, self.overlap, measure)
         return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(spans)]
 
 
 def recursive_spans(text: str, size: int, overlap: int, measure: Measure | None = None) -> list[tuple[int, int]]:
-    """Chunk spans of ``text`` under the rules of :class:`RecursiveChunker` (lengths by ``measure``, else characters)."""
+    """Chunk spans of ``text`` under the rules of :class:`RecursiveChunker` (lengths by ``measure``, else chars)."""
     spans: list[tuple[int, int]] = []
     for start, end in _Splitter(text, size, overlap, measure or CharMeasure()).split(0, len(text), 0):
         while start < end and text[start].isspace():
@@ -121,7 +141,9 @@ class _Splitter:
         for start, end in pieces:
             if current and length(current[0][0], end) > size:
                 chunks.append((current[0][0], current[-1][1]))
-                while current and (length(current[0][0], current[-1][1]) > overlap or length(current[0][0], end) > size):
+                while current and (
+                    length(current[0][0], current[-1][1]) > overlap or length(current[0][0], end) > size
+                ):
                     current.popleft()
             current.append((start, end))
         if current:

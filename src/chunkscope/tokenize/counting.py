@@ -24,7 +24,6 @@ leaves half a character on either side and ``document.text[start:end]`` stays ex
 
 from __future__ import annotations
 
-import bisect
 import importlib.util
 import re
 import threading
@@ -41,7 +40,7 @@ from chunkscope.spec.registry import Registry
 class TokenSpans(Sequence[tuple[int, int]]):
     """The tokens of one text, each as the character span it touches, in order.
 
-    Token ``i`` touches characters ``starts[i]`` to ``ends[i] - 1``. Both lists never decrease;
+    Token ``i`` touches characters ``starts[i]`` to ``ends[i] - 1``. Both arrays never decrease;
     spans of neighbouring tokens overlap only on a character they share (part of its bytes each).
     A token that adds no character of its own (a lone ``▁`` before text the tokenizer normalised
     away) has an empty span.
@@ -49,10 +48,10 @@ class TokenSpans(Sequence[tuple[int, int]]):
 
     __slots__ = ("ends", "length", "starts")
 
-    def __init__(self, starts: Sequence[int], ends: Sequence[int], length: int) -> None:
-        self.starts = list(starts)
+    def __init__(self, starts: Sequence[int] | np.ndarray, ends: Sequence[int] | np.ndarray, length: int) -> None:
+        self.starts: np.ndarray = np.asarray(starts, dtype=np.int64)
         """First character each token touches."""
-        self.ends = list(ends)
+        self.ends: np.ndarray = np.asarray(ends, dtype=np.int64)
         """One past the last character each token touches."""
         self.length = length
         """Characters of the text."""
@@ -62,23 +61,23 @@ class TokenSpans(Sequence[tuple[int, int]]):
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return list(zip(self.starts[index], self.ends[index], strict=True))
-        return self.starts[index], self.ends[index]
+            return list(zip(self.starts[index].tolist(), self.ends[index].tolist(), strict=True))
+        return int(self.starts[index]), int(self.ends[index])
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
-        return zip(self.starts, self.ends, strict=True)
+        return zip(self.starts.tolist(), self.ends.tolist(), strict=True)
 
     def touching(self, start: int, end: int) -> int:
         """Tokens that touch a character of ``[start, end)`` (0 for an empty range)."""
         if start >= end:
             return 0
-        last = bisect.bisect_left(self.starts, end)  # tokens before `last` start before `end`
-        first = bisect.bisect_right(self.ends, start)  # tokens from `first` on end after `start`
+        last = int(self.starts.searchsorted(end, "left"))  # tokens before `last` start before `end`
+        first = int(self.ends.searchsorted(start, "right"))  # tokens from `first` on end after `start`
         return max(0, last - first)
 
     def first_touching(self, position: int) -> int:
         """Index of the first token touching a character at or after ``position`` (``len`` when none)."""
-        return bisect.bisect_right(self.ends, position)
+        return int(self.ends.searchsorted(position, "right"))
 
     def cut_before(self, index: int) -> int:
         """The character start where token ``index`` begins (the text's length past the last token).
@@ -86,7 +85,7 @@ class TokenSpans(Sequence[tuple[int, int]]):
         Every character before it is touched only by tokens before ``index``: a token that begins
         inside a character cuts at that character's start.
         """
-        return self.starts[index] if index < len(self.starts) else self.length
+        return int(self.starts[index]) if index < len(self.starts) else self.length
 
 
 class TokenCounter(Protocol):
@@ -98,6 +97,10 @@ class TokenCounter(Protocol):
 
     def count(self, text: str) -> int:
         """Tokens of ``text`` encoded on its own (``len(spans(text))``, often faster)."""
+        ...
+
+    def spans_many(self, texts: Sequence[str]) -> list[TokenSpans]:
+        """``spans`` of each text (one call, which a tokenizer may spread over threads)."""
         ...
 
 
@@ -139,10 +142,13 @@ class CharCounter:
     """Every character is one token: the character unit, as a counting tokenizer."""
 
     def spans(self, text: str) -> TokenSpans:
-        return TokenSpans(range(len(text)), range(1, len(text) + 1), len(text))
+        return TokenSpans(np.arange(len(text)), np.arange(1, len(text) + 1), len(text))
 
     def count(self, text: str) -> int:
         return len(text)
+
+    def spans_many(self, texts: Sequence[str]) -> list[TokenSpans]:
+        return [self.spans(text) for text in texts]
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -169,13 +175,14 @@ class _Encoding:
                 continue  # an id no token has (the gap before the special tokens)
         self.byte_lengths = lengths
 
-    def encode(self, text: str) -> np.ndarray:
-        """Token ids of ``text``, special-token strings read as plain text."""
+    def encode_many(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """Token ids of each text, special-token strings read as plain text (threads: quicktok's choice)."""
         try:
-            tokens, _ = self.tokenizer.encode_batch([text], 1)
+            tokens, offsets = self.tokenizer.encode_batch(list(texts), 0)
         except (TypeError, UnicodeEncodeError):  # a lone surrogate is no UTF-8: read it as U+FFFD
-            tokens, _ = self.tokenizer.encode_batch([_SURROGATE.sub("\ufffd", text)], 1)
-        return np.asarray(tokens, dtype=np.int64)
+            tokens, offsets = self.tokenizer.encode_batch([_SURROGATE.sub("\ufffd", text) for text in texts], 0)
+        ids = np.asarray(tokens, dtype=np.int64)
+        return [ids[offsets[i] : offsets[i + 1]] for i in range(len(texts))]
 
     def count(self, text: str) -> int:
         """Tokens of ``text`` (a lone surrogate read as U+FFFD)."""
@@ -207,20 +214,27 @@ class BpeCounter:
             raise MissingExtraError(f"the {self.encoding} tokenizer", "tokens", "quicktok-v1")
 
     def spans(self, text: str) -> TokenSpans:
+        return self.spans_many([text])[0]
+
+    def spans_many(self, texts: Sequence[str]) -> list[TokenSpans]:
         encoding = _encoding(self.encoding)
-        lengths = encoding.byte_lengths[encoding.encode(text)]
+        return [
+            self._spans(text, encoding.byte_lengths[ids])
+            for text, ids in zip(texts, encoding.encode_many(texts), strict=True)
+        ]
+
+    def _spans(self, text: str, lengths: np.ndarray) -> TokenSpans:
+        """Character spans of tokens of ``lengths`` bytes each that encode ``text``."""
         byte_ends = np.cumsum(lengths)
         byte_starts = byte_ends - lengths
         raw = utf8(text)
         if len(byte_ends) and byte_ends[-1] != len(raw):
             raise RuntimeError(f"{self.encoding}: token bytes do not add up to the text's {len(raw)} bytes")
         if len(raw) == len(text):  # ASCII: bytes are characters
-            return TokenSpans(byte_starts.tolist(), byte_ends.tolist(), len(text))
+            return TokenSpans(byte_starts, byte_ends, len(text))
         is_start = (np.frombuffer(raw, dtype=np.uint8) & 0xC0) != 0x80
         char_of_byte = np.cumsum(is_start) - 1
-        starts = char_of_byte[byte_starts]
-        ends = char_of_byte[byte_ends - 1] + 1
-        return TokenSpans(starts.tolist(), ends.tolist(), len(text))
+        return TokenSpans(char_of_byte[byte_starts], char_of_byte[byte_ends - 1] + 1, len(text))
 
     def count(self, text: str) -> int:
         return _encoding(self.encoding).count(text)

