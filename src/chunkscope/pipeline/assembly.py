@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkscope.model import Chunk
+from chunkscope.pipeline.cost import DeliveryCost
 from chunkscope.results import DeliveredChunk, DeliveryStop, Overflow, RankedChunk
 
 
@@ -19,22 +20,33 @@ class Delivery:
     stop: DeliveryStop
 
 
-def assemble(ranked: Sequence[RankedChunk], top_k: int, budget: int | None, overflow: Overflow) -> Delivery:
+def assemble(
+    ranked: Sequence[RankedChunk],
+    top_k: int,
+    budget: int | None,
+    overflow: Overflow,
+    measure: DeliveryCost | None = None,
+) -> Delivery:
     """Walk the first ``top_k`` hits in rank order and decide what is sent.
 
     Each hit sends its delivered unit (the chunk, or its parent); a unit already
     sent is not sent again and costs nothing. A unit costs ``len(prefix) +
-    len(body)`` characters. With a budget, the first unit that does not fit is
+    len(body)`` characters, or what ``measure`` says (tokens, see
+    :mod:`chunkscope.pipeline.cost`). With a budget, the first unit that does not fit is
     handled by ``overflow``: ``stop`` ends delivery, ``skip`` passes over it and
     tries the next, ``truncate`` sends the prefix and as much of the body as fits
     (nothing when not even the prefix fits) and ends delivery.
     """
     window = [(hit.rank, hit.delivered_unit) for hit in ranked[:top_k]]
-    return assemble_units(window, len(window) >= top_k, budget, overflow)
+    return assemble_units(window, len(window) >= top_k, budget, overflow, measure)
 
 
 def assemble_units(
-    window: Sequence[tuple[int, Chunk]], reached_top_k: bool, budget: int | None, overflow: Overflow
+    window: Sequence[tuple[int, Chunk]],
+    reached_top_k: bool,
+    budget: int | None,
+    overflow: Overflow,
+    measure: DeliveryCost | None = None,
 ) -> Delivery:
     """:func:`assemble` over ``(rank, delivered unit)`` pairs of the first top-k hits, in rank order.
 
@@ -51,9 +63,10 @@ def assemble_units(
         if unit.id in sent_units:
             continue
         start, end = unit.start, unit.end
-        cost = len(unit.prefix) + end - start
+        sent = len(unit.prefix) + end - start
+        cost = sent if measure is None else measure.cost(unit)
         if budget is None or used + cost <= budget:
-            delivered.append(DeliveredChunk(rank, unit, start, end, cost, seen.add(unit.doc, start, end)))
+            delivered.append(DeliveredChunk(rank, unit, start, end, sent, seen.add(unit.doc, start, end)))
             sent_units.add(unit.id)
             used += cost
             continue
@@ -61,9 +74,9 @@ def assemble_units(
             skipped.append(rank)
             continue
         if overflow == "truncate":
-            body = budget - used - len(unit.prefix)
-            if body > 0:
-                delivered.append(_deliver(rank, unit, unit.start + body, seen))
+            cut = unit.start + budget - used - len(unit.prefix) if measure is None else measure.fit(unit, budget - used)
+            if cut > unit.start:
+                delivered.append(_deliver(rank, unit, cut, seen))
                 sent_units.add(unit.id)
             else:
                 skipped.append(rank)
