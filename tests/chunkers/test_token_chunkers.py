@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from reference_bpe import reference_encoding, tokens_touching
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.chunkers.fixed import FixedChunker
@@ -14,6 +15,7 @@ from chunkscope.chunkers.recursive import RecursiveChunker
 from chunkscope.errors import SpecError
 from chunkscope.model import Chunk, Corpus, Document
 from chunkscope.spec.grammar import format_spec
+from reference_bpe import reference_encoding, tokens_touching
 
 FRAGMENTS = [
     *"ab .,\n7",
@@ -65,7 +67,7 @@ def test_fixed_token_windows(text: str, size: int, data: st.DataObject) -> None:
         return
     # The windows cover the text without a gap, start at 0 and end at the end, and always advance.
     assert chunks[0].start == 0 and chunks[-1].end == len(text)
-    for before, after in zip(chunks, chunks[1:], strict=False):
+    for before, after in itertools.pairwise(chunks):
         assert before.start < after.start <= before.end
     # tiktoken's own tokens of the document: at most `size` touch a chunk (one character may take more).
     for chunk in chunks:
@@ -84,7 +86,7 @@ def test_fixed_token_windows_hold_size_tokens_and_share_overlap(text: str, size:
     # and consecutive windows share exactly `overlap` of them.
     assert all(len(t) == size for t in tokens[:-1])
     assert len(tokens[-1]) <= size
-    for before, after in zip(tokens, tokens[1:], strict=False):
+    for before, after in itertools.pairwise(tokens):
         assert len(before & after) == overlap
 
 

@@ -10,11 +10,11 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference_bpe import reference_encoding, reference_spans
 
 from chunkscope.errors import MissingExtraError, SpecError
 from chunkscope.tokenize import counting
 from chunkscope.tokenize.counting import Cl100kCounter, TokenSpans, token_counter
+from reference_bpe import reference_encoding, reference_spans
 
 HOSTILE = [
     "",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import threading
 from typing import Protocol
 
@@ -23,12 +24,19 @@ class DeliveryCost(Protocol):
         """The largest body end (``unit.start`` to ``unit.end``) whose prefix and body costs at most ``room``."""
         ...
 
+    def delivered(self, item: DeliveredChunk) -> int:
+        """What a delivered chunk (truncated or whole) cost."""
+        ...
+
 
 class CharacterCost:
     """``len(prefix) + len(body)`` characters: the default budget unit."""
 
     def cost(self, unit: Chunk) -> int:
         return unit.sent_length
+
+    def delivered(self, item: DeliveredChunk) -> int:
+        return item.sent_chars
 
     def fit(self, unit: Chunk, room: int) -> int:
         return max(unit.start, min(unit.end, unit.start + room - len(unit.prefix)))
@@ -108,12 +116,18 @@ def delivery_cost(config: Config) -> DeliveryCost | None:
     return None if config.budget_tokenizer is None else token_cost(config.budget_tokenizer)
 
 
+def budget_measure(config: Config) -> DeliveryCost:
+    """What ``config``'s budget counts: characters or its tokenizer's tokens (for display)."""
+    return delivery_cost(config) or CHARACTERS
+
+
 def shown_tokens(config: Config) -> TokenCost | None:
     """The token counter of :func:`shown_tokenizer`, None when no token unit is in use."""
     name = shown_tokenizer(config)
     return None if name is None else token_cost(name)
 
 
+@functools.lru_cache(maxsize=256)
 def shown_tokenizer(config: Config) -> str | None:
     """The counting tokenizer whose counts reports show for ``config``, None when no token unit is in use.
 

@@ -29,6 +29,7 @@ from textual.strip import Strip
 
 from chunkscope.analysis.marks import TextMarks, chunk_marks
 from chunkscope.model import Chunk, Corpus, Question
+from chunkscope.pipeline.cost import budget_measure, shown_tokens
 from chunkscope.results import Config, QuestionResult, RankedChunk
 from chunkscope.tui.cells import pad, truncate, visible, wrap_text
 from chunkscope.tui.widgets._marked_text import (
@@ -111,12 +112,13 @@ def hit_statuses(result: QuestionResult, config: Config) -> dict[int, HitStatus]
         elif hit.rank > config.top_k:
             statuses[hit.rank] = HitStatus("beyond-top-k", f"not delivered: beyond top-{config.top_k}")
         elif hit.rank in skipped:
-            used = sum(d.sent_chars for d in result.delivered if d.rank < hit.rank)
+            measure = budget_measure(config)
+            used = sum(measure.delivered(d) for d in result.delivered if d.rank < hit.rank)
             if stop_rank is not None and hit.rank > stop_rank:
                 statuses[hit.rank] = HitStatus("budget-stop", "not delivered: after the budget stop")
             elif config.overflow == "skip":
                 left = (config.budget or 0) - used
-                text = f"skipped: {unit.sent_length} chars > {left} left"
+                text = f"skipped: {measure.cost(unit)} {config.budget_units} > {left} left"
                 statuses[hit.rank] = HitStatus("budget-skip", text)
             else:
                 statuses[hit.rank] = HitStatus("budget-stop", "not delivered: budget stop")
@@ -141,9 +143,10 @@ def stop_rules(result: QuestionResult, config: Config) -> list[StopRule]:
             rules.append(StopRule(item.rank + 1, text))
         elif config.overflow != "skip" and result.skipped_ranks:
             first = result.skipped_ranks[0]
-            used = sum(d.sent_chars for d in result.delivered if d.rank < first)
-            cost = by_rank[first].delivered_unit.sent_length if first in by_rank else 0
-            text = f"budget stop: #{first} ({cost} chars) does not fit {config.budget} − {used}"
+            measure = budget_measure(config)
+            used = sum(measure.delivered(d) for d in result.delivered if d.rank < first)
+            cost = measure.cost(by_rank[first].delivered_unit) if first in by_rank else 0
+            text = f"budget stop: #{first} ({cost} {config.budget_units}) does not fit {config.budget} − {used}"
             rules.append(StopRule(first, text))
     if len(ranked) > config.top_k:
         rules.append(StopRule(config.top_k + 1, f"top-{config.top_k}: ranks below are not delivered"))
@@ -525,8 +528,9 @@ class RankedChunksView(ScrollView, can_focus=True):
         evidence_glyph = "✓" if result.complete else ("◐" if covered else "✗")
         segments: list[Segment] = []
         if config.budget:
+            sent = sum(budget_measure(config).delivered(d) for d in result.delivered)
             gauge_width = max(8, min(30, width // 4))
-            filled = min(1.0, result.sent_chars / config.budget) * gauge_width
+            filled = min(1.0, sent / config.budget) * gauge_width
             full_cells = int(filled)
             eighths = int((filled - full_cells) * 8)
             bar = "█" * full_cells + ("▏▎▍▌▋▊▉"[eighths - 1] if eighths else "")
@@ -534,10 +538,12 @@ class RankedChunksView(ScrollView, can_focus=True):
                 Segment("budget ▕", self._component("header")),
                 Segment(bar, self._component("gauge-used")),
                 Segment(" " * (gauge_width - len(bar)), self._component("gauge-free")),
-                Segment(f"▏ {result.sent_chars} / {config.budget} chars", self._component("header")),
+                Segment(f"▏ {sent} / {config.budget} {config.budget_units}", self._component("header")),
             ]
         else:
-            segments.append(Segment(f"sent {result.sent_chars} chars (no budget)", self._component("header")))
+            tokens = shown_tokens(config)
+            counted = "" if tokens is None else f" · {tokens.sent(result)} {tokens.tokenizer} tokens"
+            segments.append(Segment(f"sent {result.sent_chars} chars{counted} (no budget)", self._component("header")))
         evidence_segment = Segment(f"{evidence_glyph} {evidence}", self._component("header"))
         first = result.first_correct_rank
         found = f"first correct rank #{first} ({result.bucket})" if first else "evidence not in the ranking"
@@ -575,6 +581,9 @@ class RankedChunksView(ScrollView, can_focus=True):
         status_style = self._component("delivered" if status.delivered else "not-delivered")
         score = f"{hit.score:.4g}"
         location = f"{chunk.doc} {chunk.start}–{chunk.end} · {chunk.length} ch"
+        tokens = shown_tokens(self._config) if self._config is not None else None
+        if tokens is not None:
+            location += f" · {tokens.cost(chunk)} tok"
         head = [
             Segment(f"#{hit.rank:<3}", self._component("rank")),
             Segment(f"{score:>7}  ", self._component("score")),

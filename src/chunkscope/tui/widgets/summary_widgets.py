@@ -80,7 +80,8 @@ class _SummaryWidget(Widget):
         names = config_names(results)
         for name, result in zip(names, results, strict=True):
             config = result.config
-            budget = f" · budget {config.budget} ({config.overflow})" if config.budget else ""
+            units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
+            budget = f" · budget {config.budget}{units} ({config.overflow})" if config.budget else ""
             line = f"{name} = {config.label} · top-{config.top_k}{budget}"
             text.append(truncate(line, width) + "\n", style=self._style(f"{self._prefix}--legend"))
 
