@@ -160,20 +160,25 @@ def utf8(text: str) -> bytes:
 
 
 class _Encoding:
-    """One quicktok encoding and the byte length of each of its tokens."""
+    """One quicktok encoding and the byte length of each of its tokens (looked up as tokens occur)."""
 
     def __init__(self, name: str) -> None:
         # quicktok (extra "tokens") is imported only when a BPE counter is first used.
         import quicktok
 
         self.tokenizer: Any = quicktok.get_encoding(name)
-        lengths = np.zeros(self.tokenizer.n_vocab, dtype=np.int64)
-        for token in range(self.tokenizer.n_vocab):
-            try:
-                lengths[token] = len(self.tokenizer.decode_single_token_bytes(token))
-            except (KeyError, ValueError, RuntimeError):
-                continue  # an id no token has (the gap before the special tokens)
-        self.byte_lengths = lengths
+        self._lengths: np.ndarray = np.full(self.tokenizer.n_vocab, -1, dtype=np.int64)
+        self._lock = threading.Lock()
+
+    def byte_lengths(self, ids: np.ndarray) -> np.ndarray:
+        """The byte length of each token of ``ids``."""
+        lengths: np.ndarray = self._lengths[ids]
+        if (lengths < 0).any():
+            with self._lock:
+                for token in np.unique(ids[lengths < 0]).tolist():
+                    self._lengths[token] = len(self.tokenizer.decode_single_token_bytes(token))
+            lengths = self._lengths[ids]
+        return lengths
 
     def encode_many(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Token ids of each text, special-token strings read as plain text (threads: quicktok's choice)."""
@@ -219,7 +224,7 @@ class BpeCounter:
     def spans_many(self, texts: Sequence[str]) -> list[TokenSpans]:
         encoding = _encoding(self.encoding)
         return [
-            self._spans(text, encoding.byte_lengths[ids])
+            self._spans(text, encoding.byte_lengths(ids))
             for text, ids in zip(texts, encoding.encode_many(texts), strict=True)
         ]
 
