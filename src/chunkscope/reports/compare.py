@@ -25,8 +25,8 @@ from chunkscope.results import Config, ConfigResult
 
 
 def config_ref(config: Config) -> dict[str, Any]:
-    """A configuration's identity: label plus every field."""
-    return {
+    """A configuration's identity: label plus every field (the budget's unit only when it counts tokens)."""
+    entry: dict[str, Any] = {
         "label": config.label,
         "chunker": config.chunker,
         "retriever": config.retriever,
@@ -34,6 +34,9 @@ def config_ref(config: Config) -> dict[str, Any]:
         "budget": config.budget,
         "overflow": config.overflow,
     }
+    if config.budget_tokenizer is not None:
+        entry |= {"budget_unit": config.budget_unit, "budget_tokenizer": config.budget_tokenizer}
+    return entry
 
 
 def test_dict(test: MetricTest) -> dict[str, Any]:
