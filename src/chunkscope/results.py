@@ -27,9 +27,11 @@ class Config:
     top_k: int = 5
     """Ranked chunks considered for delivery."""
     budget: int | None = None
-    """Context budget in characters; ``None`` for unlimited."""
+    """Context budget in characters (in tokens when ``budget_tokenizer`` is set); ``None`` for unlimited."""
     overflow: Overflow = "stop"
     """What happens to the first chunk that does not fit the budget."""
+    budget_tokenizer: str | None = None
+    """The counting tokenizer the budget counts tokens of; ``None`` when it counts characters."""
     label: str = field(default="", compare=False, repr=False)
     """``chunker/retriever`` with default parameters left out, for display, written once by
     ``chunkscope.pipeline.config.make_config`` (which parses the specs). A Config made directly
@@ -44,6 +46,16 @@ class Config:
     def depth(self) -> int:
         """How many ranks the metrics look at."""
         return max(RANKING_DEPTH, self.top_k)
+
+    @property
+    def budget_unit(self) -> str:
+        """``tokens`` when the budget counts tokens, else ``chars``."""
+        return "chars" if self.budget_tokenizer is None else "tokens"
+
+    @property
+    def budget_units(self) -> str:
+        """What the budget counts, for display: ``chars`` or e.g. ``cl100k tokens``."""
+        return "chars" if self.budget_tokenizer is None else f"{self.budget_tokenizer} tokens"
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +124,7 @@ class HitDelivery:
     status: DeliveryStatus
     """The decision."""
     cost: int
-    """Characters the hit's whole delivered unit costs (prefix + body)."""
+    """What the hit's whole delivered unit costs (prefix + body), in the budget's units."""
     unit_length: int
     """Body length of the hit's delivered unit."""
     sent_chars: int
@@ -205,11 +217,14 @@ class DeliveryDecisions:
     budget: int | None
     """The context budget (``None``: unlimited)."""
     used: int
-    """Characters sent in all."""
+    """Sent in all, in :attr:`units`."""
     budget_stop: BudgetStop | None
     """The hit the budget stopped at; ``None`` when the budget never ended delivery (or overflow ``skip``)."""
     top_k_end: TopKEnd | None
     """Where the top-k window ends; ``None`` when nothing was ranked."""
+    units: str = "chars"
+    """What ``budget``, ``used`` and every hit's ``cost``/``used_*``/``left_*`` count: ``chars`` or
+    e.g. ``cl100k tokens`` (a budget in tokens, :attr:`Config.budget_units`)."""
 
     def of(self, rank: int) -> HitDelivery:
         """The decision for ``rank`` (IndexError when not ranked)."""
@@ -332,6 +347,10 @@ class QuestionResult:
     gold_match: tuple[tuple[str, ...], ...] = ()
     """Per required item, how each alternative gold span was located (``exact``, ``normalized``,
     ``fuzzy 0.93``); empty when every span was given exactly."""
+    past_window: tuple[bool, ...] = ()
+    """Retrievers whose model reads a token window only (``dense:window=N``), per required item:
+    True when some unit contains one of the item's alternatives, but in every such unit each of its
+    alternatives ends past the window, so the model never read the evidence. Empty for other retrievers."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)
@@ -392,7 +411,8 @@ class Summary:
     """Aggregates of one configuration over its questions.
 
     ``values`` holds every metric of :data:`chunkscope.metrics.registry.REGISTRY`
-    by its key, in registry order, so a new metric needs no new field here.
+    by its key, in registry order, so a new metric needs no new field here; a metric
+    that applies only to some configurations (``Metric.applies``) is absent from the others.
     """
 
     values: Mapping[str, float]
@@ -403,6 +423,10 @@ class Summary:
     def __getitem__(self, name: str) -> float:
         """The value of the metric keyed ``name`` (KeyError when it is not in the summary)."""
         return self.values[name]
+
+    def __contains__(self, name: object) -> bool:
+        """True when the summary holds the metric keyed ``name``."""
+        return name in self.values
 
     def count(self, name: str) -> int:
         """A count metric's value (TypeError when ``name`` is a rate)."""

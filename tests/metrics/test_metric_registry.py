@@ -30,11 +30,15 @@ SUMMARY_KEYS = (
     "duplicate_chars",
 )
 """The JSON summary's keys as the saved reports hold them (rank buckets aside)."""
+CONDITIONAL_KEYS = ("truncated_evidence",)
+"""Metrics a summary holds only when they apply (a dense model's token window)."""
+REGISTERED = (*SUMMARY_KEYS, *CONDITIONAL_KEYS)
 
 
 def test_the_registry_holds_the_reported_metrics_in_report_order() -> None:
-    assert REGISTRY.names == SUMMARY_KEYS
-    assert len(REGISTRY) == len(SUMMARY_KEYS)
+    assert REGISTRY.names == REGISTERED
+    assert len(REGISTRY) == len(REGISTERED)
+    assert [m.name for m in REGISTRY if m.applies is not None] == list(CONDITIONAL_KEYS)
     assert "lost" in REGISTRY and "rank_buckets" not in REGISTRY
 
 
@@ -73,6 +77,7 @@ def test_rates_and_counts() -> None:
         "pieces": "questions",
         "sent_chars": "characters",
         "duplicate_chars": "characters",
+        "truncated_evidence": "questions",
     }
 
 
@@ -91,6 +96,7 @@ def test_directions() -> None:
         "mrr_at_10": -1,
         "ndcg_at_10": -1,
         "duplicate_chars": 1,
+        "truncated_evidence": 1,
     }
     with pytest.raises(ValueError, match="sent_chars"):
         _ = REGISTRY["sent_chars"].worse_sign
@@ -145,7 +151,7 @@ def test_every_parse_name_round_trips_in_any_case() -> None:
 def test_an_unknown_name_lists_the_valid_ones(text: str) -> None:
     with pytest.raises(SpecError) as error:
         REGISTRY.parse(text)
-    assert str(error.value) == f"unknown metric {text!r}; choose from {', '.join(SUMMARY_KEYS)}"
+    assert str(error.value) == f"unknown metric {text!r}; choose from {', '.join(REGISTERED)}"
 
 
 def test_parsing_among_a_subset_lists_only_the_subset() -> None:
@@ -162,7 +168,7 @@ def test_a_taken_name_is_refused() -> None:
         REGISTRY.register(rank_metric("recall", 5, "Recall@5", rank.recall_at))
     with pytest.raises(ValueError):
         REGISTRY.register(rank_metric("recall", 7, "R@7", rank.recall_at), after="recall_at_6")
-    assert REGISTRY.names == SUMMARY_KEYS
+    assert REGISTRY.names == REGISTERED
 
 
 def test_register_after_and_unregister(recall_at_10: Metric) -> None:
@@ -171,7 +177,7 @@ def test_register_after_and_unregister(recall_at_10: Metric) -> None:
     assert REGISTRY.parse("R@10") == recall_at_10 and REGISTRY.parse("recall@10") == recall_at_10
     assert [m.name for m in REGISTRY.tested()][:3] == ["recall_at_5", "recall_at_10", "recall_at_20"]
     REGISTRY.unregister("recall_at_10")
-    assert REGISTRY.names == SUMMARY_KEYS
+    assert REGISTRY.names == REGISTERED
     REGISTRY.register(recall_at_10, after="recall_at_5")  # the fixture removes it again
 
 

@@ -36,8 +36,8 @@ def results() -> list[ConfigResult]:
 
 
 def expected_summary_keys() -> list[str]:
-    """Registry order, with rank_buckets right after the last rank metric."""
-    keys = list(REGISTRY.names)
+    """Registry order, with rank_buckets right after the last rank metric (no token window: those metrics absent)."""
+    keys = [m.name for m in REGISTRY if m.applies is None]
     last_rank = max(i for i, m in enumerate(REGISTRY) if m.family == "rank")
     return [*keys[: last_rank + 1], "rank_buckets", *keys[last_rank + 1 :]]
 
@@ -55,7 +55,7 @@ def test_every_metric_is_in_the_summary_dict_in_order() -> None:
     summary = summarize(hand_results(), UNITS)
     entry = summary_dict(summary)
     assert list(entry) == expected_summary_keys()
-    assert all(entry[name] == summary[name] for name in REGISTRY.names)
+    assert all(entry[m.name] == summary[m.name] for m in REGISTRY if m.applies is None)
 
 
 def test_every_metric_is_a_gate_condition_with_its_kind_checked() -> None:
@@ -106,7 +106,8 @@ def test_every_listed_metric_is_a_row_of_the_inspector_table() -> None:
         assert rows[metric.heading] == f"{metric.question_mean(summary):.3f}"
     assert rows["lost (evidence cut)"] == "1"
     assert rows["indexed chars"] == "23"
-    assert set(rows) == {m.heading for m in REGISTRY if m.name not in ("questions", "evidence_exists")}
+    listed = {m.heading for m in REGISTRY if m.name not in ("questions", "evidence_exists") and m.applies is None}
+    assert set(rows) == listed
 
 
 # ---------------------------------------------- one new entry reaches every view

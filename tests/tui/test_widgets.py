@@ -409,6 +409,41 @@ def test_ranked_view_shows_rule_gauge_and_gold(sample: Dataset, evaluator: Evalu
     run(app, steps, size=(110, 60))
 
 
+TOKEN_BUDGET = make_config(
+    "fixed:size=60,unit=tokens", top_k=5, budget=150, budget_unit="tokens", budget_tokenizer="cl100k"
+)
+
+
+def test_token_budget_stop_rule_counts_tokens(sample: Dataset, evaluator: Evaluator) -> None:
+    from chunkscope.pipeline.cost import token_cost
+
+    result = evaluator.evaluate(TOKEN_BUDGET)
+    cost = token_cost("cl100k")
+    stopped = next(q for q in result.questions if q.delivery_stop == "budget" and q.skipped_ranks)
+    first = stopped.skipped_ranks[0]
+    used = sum(cost.delivered(d) for d in stopped.delivered)
+    unit = next(h for h in stopped.ranked if h.rank == first).chunk
+    rules = stop_rules(delivery_decisions(stopped, TOKEN_BUDGET))
+    assert rules[0].text == f"budget stop: #{first} ({cost.cost(unit)} cl100k tokens) does not fit 150 − {used}"
+    assert used + cost.cost(unit) > 150 >= used
+
+
+def test_ranked_view_shows_token_counts(sample: Dataset, evaluator: Evaluator) -> None:
+    from chunkscope.pipeline.cost import token_cost
+
+    app = ranked_app(sample, evaluator, "q39", TOKEN_BUDGET)
+    _, q39 = pick(sample, evaluator.evaluate(TOKEN_BUDGET), "q39")
+    sent = token_cost("cl100k").sent(q39)
+
+    async def steps(pilot: Pilot[None]) -> None:
+        rows = app.query_one(RankedChunksView).lines_text()
+        assert f"{sent} / 150 cl100k tokens" in rows[0]
+        first = q39.ranked[0].chunk
+        assert any(f"· {first.length} ch · {token_cost('cl100k').cost(first)} tok" in row for row in rows)
+
+    run(app, steps, size=(130, 60))
+
+
 def test_ranked_view_duplicates_under_overlap_crowding(sample: Dataset, evaluator: Evaluator) -> None:
     # sample_data/README: q01 under fixed:size=200,overlap=100 with top-2: two windows of one passage
     # take both slots and repeat 100 characters

@@ -8,6 +8,12 @@ first label of this list that applies is given:
    contains any of its alternative spans (``not evidence_exists``). The
    boundaries that split it are ``QuestionResult.cuts``. No retriever can fix
    this: fix the chunking.
+   ``TRUNCATED`` (dense retrievers whose model reads a token window only,
+   ``dense:window=N``): a required item that was not delivered lies past the
+   window in every unit that contains it (``QuestionResult.past_window``): the
+   model never read it, so whatever ranked the unit, it was not the evidence.
+   Fix the chunk size (chunks of at most the window in the model's tokens).
+   Configurations without such a window have no ``TRUNCATED`` count.
 2. ``NOT-RETRIEVED``: the evidence exists but ranks 1..20 do not together
    contain every required item (first correct rank ``None`` or ``> 20``, bucket
    ``miss``). A first-stage retrieval problem (embedding model, BM25, hybrid).
@@ -39,8 +45,8 @@ chunks) keeps its label, since no chunk delivered holds the evidence whole,
 and its detail says so, naming the chunks that hold the pieces.
 
 The diagnosis summary counts the labels and names where to look first, in the
-order the published diagnosis procedure recommends: chunking (``CUT``), then
-first-stage retrieval (``NOT-RETRIEVED``), then ranking (``LOW-RANK``), then
+order the published diagnosis procedure recommends: chunking (``CUT``), the
+model's window (``TRUNCATED``), then first-stage retrieval (``NOT-RETRIEVED``), then ranking (``LOW-RANK``), then
 budget/delivery (``CROWDED``, ``OVER-BUDGET``, ``INCOMPLETE``). The first
 stage with a non-zero count is where to look first; ``None`` when every
 question is ``OK``.
@@ -55,6 +61,7 @@ from types import MappingProxyType
 from typing import Any
 
 from chunkscope.pipeline.assembly import assemble, delivery_decisions
+from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 
 __all__ = [
@@ -79,6 +86,7 @@ class FailureCause(StrEnum):
     """Why a question failed under a configuration (``OK`` when it did not)."""
 
     CUT = "CUT"
+    TRUNCATED = "TRUNCATED"
     NOT_RETRIEVED = "NOT-RETRIEVED"
     LOW_RANK = "LOW-RANK"
     CROWDED = "CROWDED"
@@ -101,6 +109,12 @@ class Stage:
 
 STAGES: tuple[Stage, ...] = (
     Stage("chunking", (FailureCause.CUT,), "evidence is split by chunk boundaries: add overlap or cut at structure"),
+    Stage(
+        "model window",
+        (FailureCause.TRUNCATED,),
+        "evidence lies past the dense model's token window in its chunk: cut chunks of at most the window "
+        "in the model's tokens (unit=tokens)",
+    ),
     Stage(
         "first-stage retrieval",
         (FailureCause.NOT_RETRIEVED,),
@@ -125,13 +139,14 @@ class Diagnosis:
     causes: tuple[tuple[str, FailureCause], ...]
     """(question id, cause) in question-set order."""
     counts: Mapping[FailureCause, int]
-    """Questions per cause, every cause present (zero when none), in priority order."""
+    """Questions per cause, every cause present (zero when none), in priority order; ``TRUNCATED``
+    only for a retriever whose model reads a token window."""
 
     @property
     def look_first(self) -> Stage | None:
-        """The first stage (chunking, retrieval, ranking, budget) with a failure; None when all OK."""
+        """The first stage (chunking, window, retrieval, ranking, budget) with a failure; None when all OK."""
         for stage in STAGES:
-            if any(self.counts[cause] for cause in stage.causes):
+            if any(self.counts.get(cause, 0) for cause in stage.causes):
                 return stage
         return None
 
@@ -151,6 +166,8 @@ def failure_cause(result: QuestionResult, config: Config) -> FailureCause:
         return FailureCause.OK
     if not result.evidence_exists:
         return FailureCause.CUT
+    if any(past and not covered for past, covered in zip(result.past_window, result.covered, strict=False)):
+        return FailureCause.TRUNCATED
     bucket = result.bucket
     if bucket == "miss":
         return FailureCause.NOT_RETRIEVED
@@ -166,7 +183,8 @@ def failure_cause(result: QuestionResult, config: Config) -> FailureCause:
 def diagnose(result: ConfigResult) -> Diagnosis:
     """Label every question of ``result`` and count the labels."""
     causes = tuple((q.question_id, failure_cause(q, result.config)) for q in result.questions)
-    counts = {cause: 0 for cause in FailureCause}
+    windowed = any(q.past_window for q in result.questions)
+    counts = {cause: 0 for cause in FailureCause if windowed or cause is not FailureCause.TRUNCATED}
     for _, cause in causes:
         counts[cause] += 1
     return Diagnosis(result.config, causes, MappingProxyType(counts))
@@ -195,6 +213,10 @@ def _cause_detail(result: QuestionResult, config: Config, cause: FailureCause) -
             for cut in result.cuts
         )
         return f"no chunk contains the evidence: {cuts}"
+    if cause is FailureCause.TRUNCATED:
+        pairs = zip(result.past_window, result.covered, strict=False)
+        unseen = ", ".join(str(n) for n, (past, covered) in enumerate(pairs, start=1) if past and not covered)
+        return f"required item {unseen} lies past the model's token window in every chunk holding it"
     if cause is FailureCause.NOT_RETRIEVED:
         return "evidence exists but is not within the top 20"
     if cause is FailureCause.LOW_RANK:
@@ -203,7 +225,8 @@ def _cause_detail(result: QuestionResult, config: Config, cause: FailureCause) -
         return "chunks repeating earlier chunks took the slots or budget the evidence needed"
     if cause is FailureCause.OVER_BUDGET:
         ranks = ", ".join(map(str, _evidence_ranks_cut_by_budget(result, config)))
-        return f"evidence at rank {ranks} did not fit the budget of {config.budget} characters"
+        unit = "characters" if config.budget_tokenizer is None else f"{config.budget_tokenizer} tokens"
+        return f"evidence at rank {ranks} did not fit the budget of {config.budget} {unit}"
     if cause is FailureCause.INCOMPLETE:
         missing = sum(not c for c in result.covered)
         return f"{missing} of {len(result.covered)} required items not delivered (top-{config.top_k})"
@@ -245,7 +268,7 @@ def _crowded(result: QuestionResult, config: Config) -> bool:
     kept = counterfactual_without_twins(ranked)
     if len(kept) == len(ranked):
         return False
-    delivery = assemble(kept, config.top_k, config.budget, config.overflow)
+    delivery = assemble(kept, config.top_k, config.budget, config.overflow, delivery_cost(config))
     # Kept hits keep their original rank, so item_ranks says which delivered units hold each item.
     # A truncated unit is not counted: without the question's spans it cannot be told whether
     # the truncated body still holds the item.

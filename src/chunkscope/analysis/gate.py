@@ -59,6 +59,9 @@ OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
     ">": operator.gt,
 }
 
+ConfigKey = tuple[str, str, int, int | None, str, str | None]
+"""What matches a configuration with its baseline: chunker, retriever, top-k, budget, overflow, budget tokenizer."""
+
 _TOLERANCE = 1e-12
 _CONDITION = re.compile(r"^\s*([^\W\d][\w@.]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
 
@@ -114,10 +117,15 @@ def parse_condition(text: str) -> Condition:
 
 
 def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condition]) -> list[GateFailure]:
-    """Every (configuration, condition) for which the condition holds, in that order."""
+    """Every (configuration, condition) for which the condition holds, in that order.
+
+    A metric that does not apply to a configuration (``Metric.applies``) meets no condition there.
+    """
     failures = []
     for result in results:
         for condition in conditions:
+            if condition.metric not in result.summary:
+                continue
             value = float(result.summary[condition.metric])
             if condition.holds(value):
                 failures.append(
@@ -138,9 +146,9 @@ class Baseline:
     """A saved evaluation report's configurations and summaries."""
 
     path: str
-    summaries: Mapping[tuple[str, str, int, int | None, str], Mapping[str, Any]]
-    """(chunker, retriever, top_k, budget, overflow) -> summary."""
-    positions: Mapping[tuple[str, str, int, int | None, str], int]
+    summaries: Mapping[ConfigKey, Mapping[str, Any]]
+    """(chunker, retriever, top_k, budget, overflow, budget tokenizer) -> summary."""
+    positions: Mapping[ConfigKey, int]
     """Where each configuration sits in the report's ``configs`` list."""
 
     def summary_for(self, config: Config) -> tuple[int, Mapping[str, Any]]:
@@ -151,7 +159,7 @@ class Baseline:
                 self.path,
                 f"no configuration matches {config.chunker}/{config.retriever} "
                 f"({_delivery(config.top_k, config.budget, config.overflow)}); the baseline has "
-                + "; ".join(f"{c}/{r} ({_delivery(k, b, o)})" for c, r, k, b, o in self.summaries),
+                + "; ".join(f"{c}/{r} ({_delivery(k, b, o)})" for c, r, k, b, o, _ in self.summaries),
                 field="configs",
             )
         return self.positions[key], self.summaries[key]
@@ -185,8 +193,8 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
     configs = report.get("configs")
     if not isinstance(configs, list) or not configs:
         raise InputError(name, "missing or empty list of configurations", field="configs")
-    summaries: dict[tuple[str, str, int, int | None, str], Mapping[str, Any]] = {}
-    positions: dict[tuple[str, str, int, int | None, str], int] = {}
+    summaries: dict[ConfigKey, Mapping[str, Any]] = {}
+    positions: dict[ConfigKey, int] = {}
     for index, entry in enumerate(configs):
         key, summary = _baseline_entry(name, index, entry, keys)
         summaries[key] = summary
@@ -212,6 +220,8 @@ def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Se
                 field=f"configs[{index}].summary.questions",
             )
         for metric in keys:
+            if metric not in result.summary or metric not in summary:
+                continue  # it does not apply to this configuration (a model's token window)
             value = float(result.summary[metric])
             before = float(summary[metric])
             if (value - before) * REGISTRY[metric].worse_sign > _TOLERANCE:
@@ -252,7 +262,8 @@ def gate_message(failures: Sequence[GateFailure]) -> str:
 
 
 def _describe(config: Config) -> str:
-    budget = "no budget" if config.budget is None else f"budget {config.budget} {config.overflow}"
+    units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
+    budget = "no budget" if config.budget is None else f"budget {config.budget}{units} {config.overflow}"
     return f"{config.label} (top-{config.top_k}, {budget})"
 
 
@@ -260,8 +271,8 @@ def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else f"{value:.4f}"
 
 
-def _key(config: Config) -> tuple[str, str, int, int | None, str]:
-    return (config.chunker, config.retriever, config.top_k, config.budget, config.overflow)
+def _key(config: Config) -> ConfigKey:
+    return (config.chunker, config.retriever, config.top_k, config.budget, config.overflow, config.budget_tokenizer)
 
 
 def _differing_keys(saved: Any, current: Mapping[str, Any]) -> str:
@@ -271,9 +282,7 @@ def _differing_keys(saved: Any, current: Mapping[str, Any]) -> str:
     return "differs in " + ", ".join(keys)
 
 
-def _baseline_entry(
-    name: str, index: int, entry: Any, metrics: Sequence[str]
-) -> tuple[tuple[str, str, int, int | None, str], Mapping[str, Any]]:
+def _baseline_entry(name: str, index: int, entry: Any, metrics: Sequence[str]) -> tuple[ConfigKey, Mapping[str, Any]]:
     where = f"configs[{index}]"
     if not isinstance(entry, dict):
         raise InputError(name, "must be an object", field=where)
@@ -293,9 +302,14 @@ def _baseline_entry(
     summary = entry["summary"]
     for metric in ("questions", *metrics):
         value = summary.get(metric)
+        if value is None and metric in REGISTRY and REGISTRY[metric].applies is not None:
+            continue  # a metric that applies only to some configurations
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
             raise InputError(name, "missing or not a finite number", field=f"{where}.summary.{metric}")
-    key = (entry["chunker"], entry["retriever"], entry["top_k"], entry["budget"], entry["overflow"])
+    tokenizer = entry.get("budget_tokenizer")  # written only for a budget in tokens
+    if tokenizer is not None and not isinstance(tokenizer, str):
+        raise InputError(name, "must be a tokenizer name", field=f"{where}.budget_tokenizer")
+    key = (entry["chunker"], entry["retriever"], entry["top_k"], entry["budget"], entry["overflow"], tokenizer)
     return key, summary
 
 

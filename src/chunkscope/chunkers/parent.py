@@ -38,7 +38,8 @@ class ParentChildChunker:
 
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
         parent_chunking = chunk_corpus(self.parent, corpus)
-        cut = self._fixed_children if type(self.child) is FixedChunker else self._children
+        fixed_chars = type(self.child) is FixedChunker and self.child.tokenizer is None
+        cut = self._fixed_children if fixed_chars else self._children
         children: list[Chunk] = []
         parents: list[Chunk] = []
         for parent in parent_chunking.units:
@@ -65,7 +66,7 @@ class ParentChildChunker:
         ]
 
     def _fixed_children(self, corpus: Corpus, parent: Chunk) -> list[Chunk]:
-        """The fixed windows of ``parent``'s body, cut directly: what ``_children`` gives for them."""
+        """The fixed character windows of ``parent``'s body, cut directly: what ``_children`` gives for them."""
         size, overlap = self.child.size, self.child.overlap
         body, parent_id, doc, section = parent.text, parent.id, parent.doc, parent.section
         offset = parent.start

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from chunkscope.chunkers.base import chunkers, make_chunk
-from chunkscope.chunkers.fixed import check_window, window_spans
-from chunkscope.model import Chunk, Document
+from chunkscope.chunkers.base import Chunking, chunkers, make_chunk
+from chunkscope.chunkers.fixed import check_window, set_unit
+from chunkscope.chunkers.measure import CharMeasure, Measure, TokenMeasure, text_measure
+from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.tokenize.counting import token_counter
 
 SEPARATORS = ("\n\n", "\n", "。", ". ", "! ", "? ", " ", "")
 """Tried in this order; the empty separator splits into single characters."""
@@ -34,23 +36,53 @@ class RecursiveChunker:
        neighbouring chunk, are dropped (the larger of the two is kept).
 
     Every non-whitespace character lies in some chunk; no chunk is longer than ``size``.
+
+    With ``unit=tokens``, every length above is the number of the document's tokens
+    (by ``tokenizer``, ``cl100k`` by default) touching the span, and the single-character
+    level gives token windows (:meth:`chunkscope.chunkers.measure.TokenMeasure.windows`);
+    only a chunk of one character may exceed ``size`` (a character that alone takes more tokens).
     """
 
     size: int = field(default=400, metadata={"always_show": True})
     overlap: int = 0
+    unit: str = field(default="chars", metadata={"omit_default": True})
+    """``chars`` or ``tokens``: what ``size`` and ``overlap`` count."""
+    tokenizer: str | None = field(default=None, metadata={"omit_default": True})
+    """The counting tokenizer of ``unit=tokens`` (``cl100k``, ``o200k``, ``e5``, ...)."""
 
     def __post_init__(self) -> None:
         check_window(self.size, self.overlap)
+        set_unit(self)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
-        spans = recursive_spans(document.text, self.size, self.overlap)
+        return self._chunks(document, text_measure(self.tokenizer, document.text))
+
+    def chunk_corpus(self, corpus: Corpus) -> Chunking:
+        """Every document's chunks; in tokens, the corpus is encoded in one call."""
+        documents = corpus.documents
+        if self.tokenizer is None:
+            measures: list[Measure] = [CharMeasure()] * len(documents)
+        else:
+            measures = [
+                TokenMeasure(spans) for spans in token_counter(self.tokenizer).spans_many([d.text for d in documents])
+            ]
+        return Chunking(
+            tuple(
+                chunk
+                for document, measure in zip(documents, measures, strict=True)
+                for chunk in self._chunks(document, measure)
+            )
+        )
+
+    def _chunks(self, document: Document, measure: Measure) -> list[Chunk]:
+        spans = recursive_spans(document.text, self.size, self.overlap, measure)
         return [make_chunk(document, i, start, end) for i, (start, end) in enumerate(spans)]
 
 
-def recursive_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]:
-    """Chunk spans of ``text`` under the rules of :class:`RecursiveChunker`."""
+def recursive_spans(text: str, size: int, overlap: int, measure: Measure | None = None) -> list[tuple[int, int]]:
+    """Chunk spans of ``text`` under the rules of :class:`RecursiveChunker` (lengths by ``measure``, else chars)."""
     spans: list[tuple[int, int]] = []
-    for start, end in _Splitter(text, size, overlap).split(0, len(text), 0):
+    for start, end in _Splitter(text, size, overlap, measure or CharMeasure()).split(0, len(text), 0):
         while start < end and text[start].isspace():
             start += 1
         while end > start and text[end - 1].isspace():
@@ -67,10 +99,11 @@ def recursive_spans(text: str, size: int, overlap: int) -> list[tuple[int, int]]
 
 
 class _Splitter:
-    def __init__(self, text: str, size: int, overlap: int) -> None:
+    def __init__(self, text: str, size: int, overlap: int, measure: Measure) -> None:
         self.text = text
         self.size = size
         self.overlap = overlap
+        self.measure = measure
 
     def split(self, start: int, end: int, level: int) -> list[tuple[int, int]]:
         """Chunk spans of ``text[start:end]`` using separators from ``level`` on."""
@@ -80,11 +113,11 @@ class _Splitter:
         )
         separator = SEPARATORS[level]
         if not separator:
-            return window_spans(end - start, self.size, self.overlap, start)
+            return self.measure.windows(start, end, self.size, self.overlap)
         chunks: list[tuple[int, int]] = []
         fitting: list[tuple[int, int]] = []
         for piece in pieces_after(text, start, end, separator):
-            if piece[1] - piece[0] <= self.size:
+            if self.measure.length(*piece) <= self.size:
                 fitting.append(piece)
                 continue
             if fitting:
@@ -96,19 +129,23 @@ class _Splitter:
         return chunks
 
     def merge(self, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
-        """Merge contiguous pieces up to ``size``, carrying whole pieces up to ``overlap`` forward."""
+        """Merge contiguous pieces up to ``size``, carrying whole pieces up to ``overlap`` forward.
+
+        Lengths are of spans (first kept piece's start to an end): for characters that is the sum of
+        the pieces; in tokens a token shared by two pieces counts once.
+        """
+        length = self.measure.length
+        size, overlap = self.size, self.overlap
         chunks = []
         current: deque[tuple[int, int]] = deque()
-        total = 0
         for start, end in pieces:
-            length = end - start
-            if current and total + length > self.size:
+            if current and length(current[0][0], end) > size:
                 chunks.append((current[0][0], current[-1][1]))
-                while current and (total > self.overlap or total + length > self.size):
-                    first_start, first_end = current.popleft()
-                    total -= first_end - first_start
+                while current and (
+                    length(current[0][0], current[-1][1]) > overlap or length(current[0][0], end) > size
+                ):
+                    current.popleft()
             current.append((start, end))
-            total += length
         if current:
             chunks.append((current[0][0], current[-1][1]))
         return chunks

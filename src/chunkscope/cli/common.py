@@ -179,7 +179,7 @@ def add_config_options(parser: argparse.ArgumentParser, many_chunkers: bool = Tr
 
 
 def add_delivery_options(group: Any) -> None:
-    """--top-k, --budget, --overflow."""
+    """--top-k, --budget, --budget-unit, --budget-tokenizer, --overflow."""
     group.add_argument(
         "--top-k",
         type=bounded_int(1, MAX_TOP_K),
@@ -192,6 +192,17 @@ def add_delivery_options(group: Any) -> None:
         type=bounded_int(0, MAX_BUDGET),
         metavar="CHARS",
         help=f"context budget in characters (at most {MAX_BUDGET:,})",
+    )
+    group.add_argument(
+        "--budget-unit",
+        choices=("chars", "tokens"),
+        default="chars",
+        help="what --budget counts: characters (default) or tokens (of --budget-tokenizer, else of the chunker's)",
+    )
+    group.add_argument(
+        "--budget-tokenizer",
+        metavar="NAME",
+        help="counting tokenizer of a budget in tokens: cl100k, o200k, e5, e5-enpt (default: the chunker's)",
     )
     group.add_argument(
         "--overflow",
@@ -314,8 +325,19 @@ def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None =
     """One Config per distinct chunker spec (canonical form), sharing the retriever and delivery options."""
     specs = chunkers if chunkers is not None else (args.chunker or list(DEFAULT_CHUNKERS))
     defaults = spec_defaults(args)
-    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults) for spec in specs]
+    configs = [
+        make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults, **budget_unit(args))
+        for spec in specs
+    ]
     return list(dict.fromkeys(configs))
+
+
+def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
+    """``make_config``'s budget-unit keywords from --budget-unit and --budget-tokenizer."""
+    return {
+        "budget_unit": getattr(args, "budget_unit", "chars"),
+        "budget_tokenizer": getattr(args, "budget_tokenizer", None),
+    }
 
 
 def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:

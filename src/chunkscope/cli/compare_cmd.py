@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate both configurations, compare, print and write reports."""
     defaults = common.spec_defaults(args)
     configs = [
-        parse_config(text, args.retriever, args.top_k, args.budget, args.overflow, defaults)
+        parse_config(text, args.retriever, args.top_k, args.budget, args.overflow, defaults, **common.budget_unit(args))
         for text in (args.a, args.b)
     ]
     common.check_outputs(args, configs)

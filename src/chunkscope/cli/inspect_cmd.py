@@ -39,7 +39,15 @@ def run(args: argparse.Namespace) -> int:
     """Load and validate everything first (bad input: one line, exit 2), then hand over to the app."""
     (config_a,) = common.configs_from_args(args, [args.chunker])
     config_b = (
-        parse_config(args.compare, args.retriever, args.top_k, args.budget, args.overflow, common.spec_defaults(args))
+        parse_config(
+            args.compare,
+            args.retriever,
+            args.top_k,
+            args.budget,
+            args.overflow,
+            common.spec_defaults(args),
+            **common.budget_unit(args),
+        )
         if args.compare
         else None
     )

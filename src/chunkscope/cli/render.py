@@ -66,7 +66,11 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
     out.print(table)
     config = results[0].config if results else None
     if config is not None:
-        budget = "no budget" if config.budget is None else f"budget {config.budget} chars ({config.overflow})"
+        budget = (
+            "no budget"
+            if config.budget is None
+            else f"budget {config.budget} {config.budget_units} ({config.overflow})"
+        )
         out.print(
             f"delivery: top-{config.top_k}, {budget} · miss counts lost questions too (lost: no chunk holds the "
             "evidence) · dup: characters sent twice",
@@ -114,15 +118,16 @@ def diagnosis_table(out: Console, results: Sequence[ConfigResult]) -> None:
 
     table = Table(title="failure causes (one per question)", title_justify="left")
     table.add_column("configuration", overflow="fold")
-    for cause in FailureCause:
+    diagnoses = [diagnose(result) for result in results]
+    causes = [cause for cause in FailureCause if any(cause in d.counts for d in diagnoses)]
+    for cause in causes:
         table.add_column(cause.value, justify="right", no_wrap=True)
     table.add_column("look first at")
-    for result in results:
-        diagnosis = diagnose(result)
+    for result, diagnosis in zip(results, diagnoses, strict=True):
         stage = diagnosis.look_first
         table.add_row(
             escape(result.config.label),
-            *(str(diagnosis.counts[cause]) if diagnosis.counts[cause] else "·" for cause in FailureCause),
+            *(str(diagnosis.counts[cause]) if diagnosis.counts.get(cause) else "·" for cause in causes),
             "—" if stage is None else stage.name,
         )
     out.print(table)
@@ -156,7 +161,7 @@ def comparison_view(out: Console, dataset: Dataset, comparison: Comparison, move
 
     a, b = comparison.a, comparison.b
     out.print(f"[bold]A[/] {escape(a.label)}   [bold]B[/] {escape(b.label)}")
-    budget = "no budget" if a.budget is None else f"budget {a.budget} chars ({a.overflow})"
+    budget = "no budget" if a.budget is None else f"budget {a.budget} {a.budget_units} ({a.overflow})"
     out.print(f"{dataset.name}: {comparison.questions} questions; delivery top-{a.top_k}, {budget}", style="dim")
     tests = Table(title="metrics (paired, per question)", title_justify="left")
     tests.add_column("metric")

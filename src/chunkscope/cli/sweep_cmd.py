@@ -114,7 +114,10 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
     if args.preset or not specs:
         specs = list(PRESETS[args.preset or "published"]) + specs
     defaults = common.spec_defaults(args)
-    configs = [make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults) for spec in specs]
+    configs = [
+        make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults, **common.budget_unit(args))
+        for spec in specs
+    ]
     unique = list(dict.fromkeys(configs))
     if len(unique) < 2:
         raise ChunkscopeError("a sweep needs at least two distinct configurations")
@@ -136,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"chunkscope: note: {note}", file=sys.stderr)
     first = configs[0]
-    budget = "no budget" if first.budget is None else f"budget {first.budget} chars ({first.overflow})"
+    budget = "no budget" if first.budget is None else f"budget {first.budget} {first.budget_units} ({first.overflow})"
     title = (
         f"{dataset.name}: {len(dataset.corpus.documents)} documents, {len(questions)} questions; "
         f"top-{first.top_k}, {budget}"

@@ -8,8 +8,9 @@ The formulas live in small modules by family, one docstring each:
 :mod:`chunkscope.metrics.coverage` (evidence exists, lost, document hits,
 complete, delivered in pieces), :mod:`chunkscope.metrics.overlap` (evidence
 recall, precision, IoU and precision Ω of characters),
-:mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k) and
-:mod:`chunkscope.metrics.delivery` (sent and re-sent characters).
+:mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k),
+:mod:`chunkscope.metrics.delivery` (sent and re-sent characters) and
+:mod:`chunkscope.metrics.window` (evidence past a dense model's token window).
 
 :data:`REGISTRY` lists them in the order of the JSON summary. Everything that
 shows or checks a metric reads it: the evaluator's summary, the paired tests of
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from chunkscope.errors import SpecError
-from chunkscope.metrics import coverage, delivery, overlap, rank, size
+from chunkscope.metrics import coverage, delivery, overlap, rank, size, window
 from chunkscope.model import Chunk
 from chunkscope.results import QuestionResult, Summary
 
@@ -85,6 +86,9 @@ class Metric:
     """Further names the metric is parsed from, besides its name and label."""
     cutoff: tuple[str, int] | None = None
     """Rank metrics: (measure, k), recorded in the metric policy."""
+    applies: Callable[[Sequence[QuestionResult]], bool] | None = field(default=None, compare=False)
+    """When set, the metric exists only for configurations whose questions' results it returns True
+    for (e.g. a model's token window): the others' summaries, reports and tables leave it out."""
 
     @property
     def heading(self) -> str:
@@ -170,6 +174,7 @@ def count_metric(
     tested: bool = False,
     title: str = "",
     aliases: tuple[str, ...] = (),
+    applies: Callable[[Sequence[QuestionResult]], bool] | None = None,
 ) -> Metric:
     """A metric whose value is the sum of a whole-number per-question value."""
     return Metric(
@@ -184,6 +189,7 @@ def count_metric(
         tested=tested,
         title=title,
         aliases=aliases,
+        applies=applies,
     )
 
 
@@ -335,3 +341,17 @@ REGISTRY = Registry(
     )
 )
 """Every metric, in the order of the JSON summary."""
+
+# Token windows: evidence a dense model that reads only its window never saw (dense:window=N only).
+REGISTRY.register(
+    count_metric(
+        "truncated_evidence",
+        "past window",
+        window.truncated_evidence,
+        "questions",
+        "lower",
+        family="window",
+        title="evidence past the window",
+        applies=window.has_window,
+    )
+)

@@ -11,9 +11,13 @@ from chunkscope.results import BUCKETS, QuestionResult, Summary
 
 
 def summarize(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> Summary:
-    """Every registered metric's summary value over ``results``, plus the rank buckets."""
+    """Every registered metric's summary value over ``results`` (those that apply), plus the rank buckets."""
     buckets: dict[str, int] = {b: 0 for b in BUCKETS}
     for result in results:
         buckets[result.bucket] += 1
-    values = {metric.name: metric.summarize(results, units) for metric in REGISTRY}
+    values = {
+        metric.name: metric.summarize(results, units)
+        for metric in REGISTRY
+        if metric.applies is None or metric.applies(results)
+    }
     return Summary(MappingProxyType(values), MappingProxyType(buckets))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkscope.model import Chunk
+from chunkscope.pipeline.cost import DeliveryCost, budget_measure
 from chunkscope.results import (
     BudgetStop,
     Config,
@@ -32,22 +33,33 @@ class Delivery:
     stop: DeliveryStop
 
 
-def assemble(ranked: Sequence[RankedChunk], top_k: int, budget: int | None, overflow: Overflow) -> Delivery:
+def assemble(
+    ranked: Sequence[RankedChunk],
+    top_k: int,
+    budget: int | None,
+    overflow: Overflow,
+    measure: DeliveryCost | None = None,
+) -> Delivery:
     """Walk the first ``top_k`` hits in rank order and decide what is sent.
 
     Each hit sends its delivered unit (the chunk, or its parent); a unit already
     sent is not sent again and costs nothing. A unit costs ``len(prefix) +
-    len(body)`` characters. With a budget, the first unit that does not fit is
+    len(body)`` characters, or what ``measure`` says (tokens, see
+    :mod:`chunkscope.pipeline.cost`). With a budget, the first unit that does not fit is
     handled by ``overflow``: ``stop`` ends delivery, ``skip`` passes over it and
     tries the next, ``truncate`` sends the prefix and as much of the body as fits
     (nothing when not even the prefix fits) and ends delivery.
     """
     window = [(hit.rank, hit.delivered_unit) for hit in ranked[:top_k]]
-    return assemble_units(window, len(window) >= top_k, budget, overflow)
+    return assemble_units(window, len(window) >= top_k, budget, overflow, measure)
 
 
 def assemble_units(
-    window: Sequence[tuple[int, Chunk]], reached_top_k: bool, budget: int | None, overflow: Overflow
+    window: Sequence[tuple[int, Chunk]],
+    reached_top_k: bool,
+    budget: int | None,
+    overflow: Overflow,
+    measure: DeliveryCost | None = None,
 ) -> Delivery:
     """:func:`assemble` over ``(rank, delivered unit)`` pairs of the first top-k hits, in rank order.
 
@@ -64,9 +76,10 @@ def assemble_units(
         if unit.id in sent_units:
             continue
         start, end = unit.start, unit.end
-        cost = len(unit.prefix) + end - start
+        sent = len(unit.prefix) + end - start
+        cost = sent if measure is None else measure.cost(unit)
         if budget is None or used + cost <= budget:
-            delivered.append(DeliveredChunk(rank, unit, start, end, cost, seen.add(unit.doc, start, end)))
+            delivered.append(DeliveredChunk(rank, unit, start, end, sent, seen.add(unit.doc, start, end)))
             sent_units.add(unit.id)
             used += cost
             continue
@@ -74,9 +87,9 @@ def assemble_units(
             skipped.append(rank)
             continue
         if overflow == "truncate":
-            body = budget - used - len(unit.prefix)
-            if body > 0:
-                delivered.append(_deliver(rank, unit, unit.start + body, seen))
+            cut = unit.start + budget - used - len(unit.prefix) if measure is None else measure.fit(unit, budget - used)
+            if cut > unit.start:
+                delivered.append(_deliver(rank, unit, cut, seen))
                 sent_units.add(unit.id)
             else:
                 skipped.append(rank)
@@ -108,6 +121,7 @@ def delivery_decisions(result: QuestionResult, config: Config, limit: int | None
         sent_by.setdefault(sent.chunk.id, sent.rank)
     stop_rank = _budget_stop_rank(result, config)
     budget = config.budget
+    measure = budget_measure(config)
     used = 0
     hits: list[HitDelivery] = []
     budget_stop: BudgetStop | None = None
@@ -116,13 +130,13 @@ def delivery_decisions(result: QuestionResult, config: Config, limit: int | None
         before = used
         item = delivered.get(hit.rank)
         if item is not None:
-            used += item.sent_chars
+            used += measure.delivered(item)
         status = _status(hit, item, config, hit.rank in skipped, sent_by)
         hits.append(
             HitDelivery(
                 rank=hit.rank,
                 status=status,
-                cost=unit.sent_length,
+                cost=measure.cost(unit),
                 unit_length=unit.length,
                 sent_chars=item.sent_chars if item else 0,
                 body_chars=item.end - item.start if item else 0,
@@ -137,9 +151,11 @@ def delivery_decisions(result: QuestionResult, config: Config, limit: int | None
         )
         if hit.rank == stop_rank and budget is not None:
             body = item.end - item.start if item else 0
-            budget_stop = BudgetStop(hit.rank, unit.sent_length, budget, before, unit.length, body)
+            budget_stop = BudgetStop(hit.rank, measure.cost(unit), budget, before, unit.length, body)
     end = TopKEnd(config.top_k, ranked[-1].rank) if ranked else None
-    return DeliveryDecisions(tuple(hits), result.delivery_stop, config.top_k, budget, used, budget_stop, end)
+    return DeliveryDecisions(
+        tuple(hits), result.delivery_stop, config.top_k, budget, used, budget_stop, end, config.budget_units
+    )
 
 
 def _budget_stop_rank(result: QuestionResult, config: Config) -> int | None:

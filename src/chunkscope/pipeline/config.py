@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 from chunkscope.chunkers import parse_chunker
+from chunkscope.pipeline.cost import chunker_tokenizers
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever, retrievers
 from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults, format_spec
+from chunkscope.tokenize.counting import check_counter_name
 
 PUBLISHED_CHUNKERS = (
     "fixed:size=100",
@@ -69,11 +71,16 @@ def make_config(
     budget: int | None = None,
     overflow: Overflow = "stop",
     defaults: SpecDefaults = NO_DEFAULTS,
+    *,
+    budget_unit: str = "chars",
+    budget_tokenizer: str | None = None,
 ) -> Config:
     """A Config with both specs parsed, validated and written in canonical form, and its display label.
 
     ``defaults`` (see ``SpecDefaults``) fills parameters the specs leave out; the Config's specs then
-    say them, so a Config never depends on how it was made.
+    say them, so a Config never depends on how it was made. ``budget_unit`` is ``chars`` or
+    ``tokens``; a budget in tokens counts those of ``budget_tokenizer``, or, when it is None, of the
+    tokenizer the chunker cuts tokens of.
     """
     if top_k < 1:
         raise ValueError(f"--top-k must be at least 1, got {top_k}")
@@ -89,8 +96,27 @@ def make_config(
         top_k=top_k,
         budget=budget,
         overflow=overflow,
+        budget_tokenizer=_budget_tokenizer(budget_unit, budget_tokenizer, chunker_strategy),
         label=f"{format_spec(chunker_strategy, short=True)}/{format_spec(retriever_strategy, short=True)}",
     )
+
+
+def _budget_tokenizer(unit: str, tokenizer: str | None, chunker: object) -> str | None:
+    """The counting tokenizer of a budget in ``unit`` (None for characters); ValueError when it cannot be told."""
+    if unit not in ("chars", "tokens"):
+        raise ValueError(f"--budget-unit must be chars or tokens, got {unit!r}")
+    if unit == "chars":
+        if tokenizer is not None:
+            raise ValueError(f"--budget-tokenizer {tokenizer} needs --budget-unit tokens")
+        return None
+    if tokenizer is None:
+        names = chunker_tokenizers(chunker)
+        if len(names) != 1:
+            cut = f"cuts tokens of {' and '.join(names)}" if names else "counts characters"
+            raise ValueError(f"--budget-unit tokens needs --budget-tokenizer: the chunker {cut}")
+        tokenizer = names[0]
+    check_counter_name(tokenizer)
+    return None if tokenizer == "chars" else tokenizer
 
 
 def parse_config(
@@ -100,10 +126,22 @@ def parse_config(
     budget: int | None = None,
     overflow: Overflow = "stop",
     defaults: SpecDefaults = NO_DEFAULTS,
+    *,
+    budget_unit: str = "chars",
+    budget_tokenizer: str | None = None,
 ) -> Config:
-    """Parse ``CHUNKER[/RETRIEVER]`` into a canonical Config."""
+    """Parse ``CHUNKER[/RETRIEVER]`` into a canonical Config (budget unit: see :func:`make_config`)."""
     chunker, retriever = split_config(text, default_retriever)
-    return make_config(chunker, retriever, top_k, budget, overflow, defaults)
+    return make_config(
+        chunker,
+        retriever,
+        top_k,
+        budget,
+        overflow,
+        defaults,
+        budget_unit=budget_unit,
+        budget_tokenizer=budget_tokenizer,
+    )
 
 
 def short_spec(spec: str, kind: str) -> str:

@@ -13,6 +13,7 @@ from chunkscope.io.gold import trim_questions
 from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
+from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.pipeline.overlap import delivered_unions, measure_overlap, piece_ranks
 from chunkscope.results import (
@@ -24,6 +25,7 @@ from chunkscope.results import (
     Ranking,
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
+from chunkscope.retrievers.base import window_ends
 
 Progress = Callable[[str, int, int], None]
 
@@ -39,6 +41,8 @@ class IndexedChunking:
     locator: UnitLocator
     delivered_index: tuple[int, ...]
     """For each retrieval unit, the index of its delivered unit in ``delivered_units``."""
+    unit_locator: UnitLocator | None = None
+    """Over the retrieval units when they are not the delivered ones (parent-child chunking)."""
 
 
 class Evaluator:
@@ -109,9 +113,10 @@ class Evaluator:
                 self.questions, config.depth, lambda done, total: report("ranking", done, total)
             )
         rankings = self._rankings[ranking_key]
+        windows = window_ends(self._indexes[key])
         with collector_paused():
             results = tuple(
-                measure_question(question, ranking, indexed, config)
+                measure_question(question, ranking, indexed, config, windows)
                 for question, ranking in zip(self.questions, rankings, strict=True)
             )
         summary = summarize(results, units)
@@ -127,7 +132,8 @@ def index_chunking(chunking: Chunking) -> IndexedChunking:
         if chunking.parents is None
         else tuple(positions[p.id] for p in chunking.parents)
     )
-    return IndexedChunking(chunking, UnitLocator(delivered), delivered_index)
+    children = None if chunking.parents is None else UnitLocator(chunking.units)
+    return IndexedChunking(chunking, UnitLocator(delivered), delivered_index, children)
 
 
 @contextmanager
@@ -148,8 +154,14 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunking, config: Config) -> QuestionResult:
-    """All per-question metrics for one ranking."""
+def measure_question(
+    question: Question,
+    ranking: Ranking,
+    indexed: IndexedChunking,
+    config: Config,
+    windows: Sequence[int] | None = None,
+) -> QuestionResult:
+    """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does)."""
     chunking = indexed.chunking
     locator = indexed.locator
     parents = chunking.parents
@@ -173,7 +185,9 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
     first_correct = max((ranks[0] for ranks in item_ranks), default=None) if all(item_ranks) else None
     delivered_units = chunking.delivered_units
     window = [(rank, delivered_units[i]) for rank, i in enumerate(ranking.indices[: config.top_k], start=1)]
-    delivery = assemble_units(window, len(window) >= config.top_k, config.budget, config.overflow)
+    delivery = assemble_units(
+        window, len(window) >= config.top_k, config.budget, config.overflow, delivery_cost(config)
+    )
     covered = tuple(
         any(
             d.chunk.doc == span.doc and d.start <= span.start and span.end <= d.end
@@ -207,9 +221,31 @@ def measure_question(question: Question, ranking: Ranking, indexed: IndexedChunk
         piece_ranks=piece_ranks(question.evidence, covered, delivery.delivered, unions),
         overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
+        past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
         units=chunking.units,
         parents=parents,
     )
+
+
+def past_window(
+    question: Question, indexed: IndexedChunking, delivered_holders: Sequence[set[int]], windows: Sequence[int]
+) -> tuple[bool, ...]:
+    """Per required item: some retrieval unit contains an alternative, and in every one each ends past the window.
+
+    ``windows[i]`` is where the model stops reading unit ``i``'s body; ``delivered_holders`` are the
+    delivered units containing each item (the retrieval units themselves without parents).
+    """
+    units = indexed.chunking.units
+    flags = []
+    for item, holders in zip(question.evidence, delivered_holders, strict=True):
+        pairs = [
+            (unit, span)
+            for span in item.alternatives
+            for unit in (holders if indexed.unit_locator is None else indexed.unit_locator.containing(span))
+            if units[unit].contains(span)
+        ]
+        flags.append(bool(pairs) and all(span.end > windows[unit] for unit, span in pairs))
+    return tuple(flags)
 
 
 def attribute_items(question: Question, matched: Sequence[Chunk], parents: Sequence[Chunk]) -> tuple[Attribution, ...]:

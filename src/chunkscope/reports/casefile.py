@@ -130,7 +130,7 @@ def _state_line(result: QuestionResult) -> str:
 def _config_section(name: str, question: Question, result: ConfigResult, corpus: Corpus) -> list[str]:
     config = result.config
     question_result = next(q for q in result.questions if q.question_id == question.id)
-    budget = "no budget" if config.budget is None else f"budget {config.budget} chars"
+    budget = "no budget" if config.budget is None else f"budget {config.budget} {config.budget_units}"
     rank = question_result.first_correct_rank
     lines = [
         f"## {name}: `{config.label}` (top-{config.top_k}, {budget}, overflow {config.overflow})",

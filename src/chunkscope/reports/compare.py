@@ -25,8 +25,8 @@ from chunkscope.results import Config, ConfigResult
 
 
 def config_ref(config: Config) -> dict[str, Any]:
-    """A configuration's identity: label plus every field."""
-    return {
+    """A configuration's identity: label plus every field (the budget's unit only when it counts tokens)."""
+    entry: dict[str, Any] = {
         "label": config.label,
         "chunker": config.chunker,
         "retriever": config.retriever,
@@ -34,6 +34,9 @@ def config_ref(config: Config) -> dict[str, Any]:
         "budget": config.budget,
         "overflow": config.overflow,
     }
+    if config.budget_tokenizer is not None:
+        entry |= {"budget_unit": config.budget_unit, "budget_tokenizer": config.budget_tokenizer}
+    return entry
 
 
 def test_dict(test: MetricTest) -> dict[str, Any]:
@@ -189,7 +192,8 @@ def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int 
 
 def delivery_text(config: Config) -> str:
     """``top-5, no budget`` or ``top-5, budget 1200 (stop)``."""
-    budget = "no budget" if config.budget is None else f"budget {config.budget} ({config.overflow})"
+    units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
+    budget = "no budget" if config.budget is None else f"budget {config.budget}{units} ({config.overflow})"
     return f"top-{config.top_k}, {budget}"
 
 

@@ -16,6 +16,7 @@ from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
+from chunkscope.pipeline.cost import TokenCost, shown_tokens
 from chunkscope.reports.format import summary_cell
 from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
 from chunkscope.results import ConfigResult, QuestionResult, Summary
@@ -27,7 +28,7 @@ SUMMARY_TABLE_TRAIL = ("sent_chars", "duplicate_chars")
 
 
 def summary_dict(summary: Summary) -> dict[str, Any]:
-    """The summary as plain JSON values: every registered metric in registry order,
+    """The summary as plain JSON values: every registered metric it holds, in registry order,
     with ``rank_buckets`` right after the last rank metric."""
     metrics = list(REGISTRY)
     rank_metrics = [i for i, m in enumerate(metrics) if m.family == "rank"]
@@ -36,14 +37,15 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
     for position, metric in enumerate(metrics):
         if position == buckets_at:
             values["rank_buckets"] = dict(summary.rank_buckets)
-        values[metric.name] = summary[metric.name]
+        if metric.name in summary:
+            values[metric.name] = summary[metric.name]
     values.setdefault("rank_buckets", dict(summary.rank_buckets))
     return values
 
 
-def question_dict(result: QuestionResult) -> dict[str, Any]:
-    """One question's result as plain JSON values."""
-    return {
+def question_dict(result: QuestionResult, tokens: TokenCost | None = None) -> dict[str, Any]:
+    """One question's result as plain JSON values (with ``tokens``, the token counts of its hits and context)."""
+    entry = {
         "id": result.question_id,
         "evidence_exists": result.evidence_exists,
         "first_correct_rank": result.first_correct_rank,
@@ -56,11 +58,13 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
         **({"attribution": list(result.attribution)} if result.attribution else {}),
         **({"gold_match": [list(labels) for labels in result.gold_match]} if result.gold_match else {}),
         "sent_chars": result.sent_chars,
+        **({"sent_tokens": tokens.sent(result)} if tokens is not None else {}),
         "duplicate_chars": result.duplicate_chars,
         **overlap_values(result),
-        "ranked": [_ranked_dict(hit) for hit in result.ranked],
+        "ranked": [_ranked_dict(hit, tokens) for hit in result.ranked],
         "delivered": [
             {"rank": d.rank, "doc": d.chunk.doc, "start": d.start, "end": d.end, "duplicate_chars": d.duplicate_chars}
+            | ({"tokens": tokens.delivered(d)} if tokens is not None else {})
             for d in result.delivered
         ],
         "delivery_stop": result.delivery_stop,
@@ -75,6 +79,9 @@ def question_dict(result: QuestionResult) -> dict[str, Any]:
             for cut in result.cuts
         ],
     }
+    if result.past_window:
+        entry["past_window"] = list(result.past_window)
+    return entry
 
 
 def overlap_values(result: QuestionResult) -> dict[str, float]:
@@ -82,7 +89,7 @@ def overlap_values(result: QuestionResult) -> dict[str, float]:
     return {m.name: m.per_question(result) for m in REGISTRY if m.family == "overlap" and m.per_question is not None}
 
 
-def _ranked_dict(hit: Any) -> dict[str, Any]:
+def _ranked_dict(hit: Any, tokens: TokenCost | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "rank": hit.rank,
         "id": hit.chunk.id,
@@ -91,6 +98,8 @@ def _ranked_dict(hit: Any) -> dict[str, Any]:
         "end": hit.chunk.end,
         "score": hit.score,
     }
+    if tokens is not None:
+        entry["tokens"] = tokens.cost(hit.chunk)
     if hit.chunk.section:
         entry["section"] = hit.chunk.section
     if hit.chunk.prefix:
@@ -114,13 +123,19 @@ def config_dict(result: ConfigResult, with_questions: bool = True, write: Offset
         "top_k": config.top_k,
         "budget": config.budget,
         "overflow": config.overflow,
-        "summary": summary_dict(result.summary),
     }
+    if config.budget_tokenizer is not None:
+        entry |= {"budget_unit": config.budget_unit, "budget_tokenizer": config.budget_tokenizer}
+    tokens = shown_tokens(config)
+    if tokens is not None:
+        entry |= {"tokenizer": tokens.tokenizer, "sent_tokens": sum(tokens.sent(q) for q in result.questions)}
+    entry["summary"] = summary_dict(result.summary)
     diagnosis = diagnose(result)
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
         entry["questions"] = [
-            question_dict(q) | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause)}
+            question_dict(q, tokens)
+            | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause)}
             for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
         ]
     if result.chunk_import is not None:
@@ -191,16 +206,25 @@ CSV_COLUMNS = (
 """The fixed CSV columns; the character-overlap metrics' per-question values follow them."""
 
 
+TOKEN_CSV_COLUMNS = ("tokenizer", "sent_tokens")
+"""Columns added after the overlap metrics when some configuration counts tokens (empty for the others)."""
+
+
 def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -> str:
     """One row per (configuration, question); cut offsets in ``write``'s unit (code points by default)."""
     position = write or _codepoint
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     overlap = [m.name for m in REGISTRY if m.family == "overlap" and m.per_question is not None]
-    writer.writerow([*CSV_COLUMNS, *overlap])
-    for result in results:
+    counters = [shown_tokens(result.config) for result in results]
+    with_tokens = any(counter is not None for counter in counters)
+    writer.writerow([*CSV_COLUMNS, *overlap, *(TOKEN_CSV_COLUMNS if with_tokens else ())])
+    for result, tokens in zip(results, counters, strict=True):
         c = result.config
         for q in result.questions:
+            token_cells = (
+                ([tokens.tokenizer, tokens.sent(q)] if tokens is not None else ["", ""]) if with_tokens else []
+            )
             writer.writerow(
                 [
                     c.chunker,
@@ -227,6 +251,7 @@ def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -
                     *_structure_cells(q, c.top_k),
                     int(q.in_pieces),
                     *(repr(value) for value in overlap_values(q).values()),
+                    *token_cells,
                 ]
             )
     return buffer.getvalue()
@@ -254,14 +279,22 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], offset_unit: 
         ]
     for result in results:
         failing = [q for q in result.questions if q.lost or not q.complete]
+        config = result.config
+        units = "" if config.budget is None or config.budget_tokenizer is None else f" {config.budget_units}"
         lines += [
             "",
-            f"## {result.config.label} (top-{result.config.top_k}, budget "
-            f"{result.config.budget or 'none'}, {result.config.overflow})",
+            f"## {config.label} (top-{config.top_k}, budget {config.budget or 'none'}{units}, {config.overflow})",
             "",
         ]
         if result.chunk_import is not None:
             lines += [chunk_import_line(result.chunk_import), ""]
+        tokens = shown_tokens(config)
+        if tokens is not None:
+            sent = sum(tokens.sent(q) for q in result.questions)
+            lines += [
+                f"Delivered context: {sent} {tokens.tokenizer} tokens over {len(result.questions)} questions.",
+                "",
+            ]
         if not failing:
             lines.append("Every question complete.")
             continue

@@ -35,6 +35,16 @@ class Retriever(Protocol):
 retrievers: Registry[Retriever] = Registry("retriever")
 
 
+def window_ends(index: RetrieverIndex) -> tuple[int, ...] | None:
+    """Per unit, the body offset where the index's model stops reading, for a model with a token window.
+
+    An index whose model cuts its input (a dense retriever with ``window``) has a ``window_ends``
+    attribute; every other index sees its units whole and gives None.
+    """
+    ends = getattr(index, "window_ends", None)
+    return None if ends is None else tuple(ends)
+
+
 def tie_break_positions(units: Sequence[Chunk]) -> np.ndarray:
     """Each unit's position in (document id, start, end, id) order: the tie-break key."""
     order = sorted(range(len(units)), key=lambda i: (units[i].doc, units[i].start, units[i].end, units[i].id))

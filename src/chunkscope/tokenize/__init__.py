@@ -1,5 +1,10 @@
-"""Tokenizers, registered by name; importing this package registers the built-ins."""
+"""Tokenizers, registered by name; importing this package registers the built-ins.
 
-from chunkscope.tokenize import default, sudachi
+Matching tokenizers (``default``, ``sudachi``) turn text into terms for lexical retrieval;
+counting tokenizers (``chars``, ``cl100k``, ``o200k``, ``e5``, ``e5-enpt``) measure text in a
+model's tokens (:mod:`chunkscope.tokenize.counting`).
+"""
 
-__all__ = ["default", "sudachi"]
+from chunkscope.tokenize import counting, default, e5, sudachi
+
+__all__ = ["counting", "default", "e5", "sudachi"]

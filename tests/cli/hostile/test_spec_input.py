@@ -23,7 +23,11 @@ from chunkscope.cli import main
         ("--chunker", "fixed:size=abc", "'fixed' parameter 'size' must be int, got 'abc'"),
         ("--chunker", "fixed:size=10,size=20", "chunker 'fixed' parameter 'size' is given twice"),
         ("--chunker", "fixed:size=10,", "expected a name at position 14"),
-        ("--chunker", "fixed:Size=10", "chunker 'fixed' has no parameter 'Size' (valid: size, overlap)"),
+        (
+            "--chunker",
+            "fixed:Size=10",
+            "chunker 'fixed' has no parameter 'Size' (valid: size, overlap, unit, tokenizer)",
+        ),
         ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, markdown"),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),

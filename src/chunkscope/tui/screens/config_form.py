@@ -20,8 +20,13 @@ from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.state.config_steps import OVERFLOWS, overflow_named
 
 
-def parse_form(chunker: str, retriever: str, top_k: str, budget: str, overflow: str) -> Config:
-    """A canonical Config from the form's texts; ChunkscopeError / ValueError name what is wrong."""
+def parse_form(
+    chunker: str, retriever: str, top_k: str, budget: str, overflow: str, budget_tokenizer: str | None = None
+) -> Config:
+    """A canonical Config from the form's texts; ChunkscopeError / ValueError name what is wrong.
+
+    ``budget_tokenizer`` keeps a budget in tokens (the form edits the number, not the unit).
+    """
     try:
         k = int(top_k)
     except ValueError:
@@ -33,7 +38,10 @@ def parse_form(chunker: str, retriever: str, top_k: str, budget: str, overflow: 
             limit = int(budget)
         except ValueError:
             raise ValueError(f"budget must be a whole number of characters or empty, got {budget!r}") from None
-    return make_config(chunker, retriever, k, limit, overflow_named(overflow))
+    unit = "chars" if budget_tokenizer is None else "tokens"
+    return make_config(
+        chunker, retriever, k, limit, overflow_named(overflow), budget_unit=unit, budget_tokenizer=budget_tokenizer
+    )
 
 
 class ConfigForm(ModalScreen[Config | None]):
@@ -112,7 +120,7 @@ class ConfigForm(ModalScreen[Config | None]):
 
     def _apply(self) -> None:
         try:
-            config = parse_form(*self._values())
+            config = parse_form(*self._values(), budget_tokenizer=self.config.budget_tokenizer)
         except (ChunkscopeError, ValueError) as error:
             self._show_message(str(error))
             return

@@ -67,7 +67,15 @@ def _parsed_chunker(config: Config) -> _Chunker:
 
 
 def _with_chunker(config: Config, chunker: object) -> Config:
-    return make_config(format_spec(chunker), config.retriever, config.top_k, config.budget, config.overflow)
+    return make_config(
+        format_spec(chunker),
+        config.retriever,
+        config.top_k,
+        config.budget,
+        config.overflow,
+        budget_unit=config.budget_unit,
+        budget_tokenizer=config.budget_tokenizer,
+    )
 
 
 def step_size(config: Config, direction: int) -> Config:
@@ -129,8 +137,24 @@ def cycle_strategy(config: Config, kind: StrategyKind, step: int, remembered: di
     name = cycle(names, spec_name(current), step)
     spec = remembered.get(name, name)
     if kind == "chunker":
-        return make_config(spec, config.retriever, config.top_k, config.budget, config.overflow)
-    return make_config(config.chunker, spec, config.top_k, config.budget, config.overflow)
+        return make_config(
+            spec,
+            config.retriever,
+            config.top_k,
+            config.budget,
+            config.overflow,
+            budget_unit=config.budget_unit,
+            budget_tokenizer=config.budget_tokenizer,
+        )
+    return make_config(
+        config.chunker,
+        spec,
+        config.top_k,
+        config.budget,
+        config.overflow,
+        budget_unit=config.budget_unit,
+        budget_tokenizer=config.budget_tokenizer,
+    )
 
 
 def _ladder_step(values: Sequence[int | None], current: int | None, step: int) -> int | None:

@@ -31,7 +31,8 @@ class SideLine:
 
 def delivery_text(config: Config) -> str:
     """``top-5 · budget 1200 (stop)`` or ``top-5 · no budget``."""
-    budget = "no budget" if config.budget is None else f"budget {config.budget} ({config.overflow})"
+    units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
+    budget = "no budget" if config.budget is None else f"budget {config.budget}{units} ({config.overflow})"
     return f"top-{config.top_k} · {budget}"
 
 

@@ -55,11 +55,11 @@ class StopRule:
 
 def hit_statuses(decisions: DeliveryDecisions, ranked: Sequence[RankedChunk]) -> dict[int, HitStatus]:
     """The status line of each of the ``ranked`` hits, by rank."""
-    return {hit.rank: hit_status(hit, decisions.of(hit.rank), decisions.top_k) for hit in ranked}
+    return {hit.rank: hit_status(hit, decisions.of(hit.rank), decisions.top_k, decisions.units) for hit in ranked}
 
 
-def hit_status(hit: RankedChunk, decision: HitDelivery, top_k: int) -> HitStatus:
-    """The status line of one hit."""
+def hit_status(hit: RankedChunk, decision: HitDelivery, top_k: int, units: str = "chars") -> HitStatus:
+    """The status line of one hit (``units``: what the budget counts)."""
     status = decision.status
     if status == "delivered" or status == "truncated":
         duplicate = f" · {decision.duplicate_chars} chars re-sent" if decision.duplicate_chars else ""
@@ -71,7 +71,7 @@ def hit_status(hit: RankedChunk, decision: HitDelivery, top_k: int) -> HitStatus
     if status == "beyond-top-k":
         return HitStatus(status, f"not delivered: beyond top-{top_k}")
     if status == "budget-skip":
-        return HitStatus(status, f"skipped: {decision.cost} chars > {decision.left_before} left")
+        return HitStatus(status, f"skipped: {decision.cost} {units} > {decision.left_before} left")
     if status == "budget-stop":
         return HitStatus(
             status, "not delivered: after the budget stop" if decision.after_stop else "not delivered: budget stop"
@@ -88,7 +88,7 @@ def stop_rules(decisions: DeliveryDecisions) -> list[StopRule]:
         if stop.truncated:
             text = f"budget full: #{stop.rank} truncated to {stop.body_chars} of {stop.unit_length} chars"
         else:
-            text = f"budget stop: #{stop.rank} ({stop.cost} chars) does not fit {stop.budget} − {stop.used}"
+            text = f"budget stop: #{stop.rank} ({stop.cost} {decisions.units}) does not fit {stop.budget} − {stop.used}"
         rules.append(StopRule(stop.ends_before, text))
     end = decisions.top_k_end
     if end is not None:

@@ -31,6 +31,7 @@ from textual.strip import Strip
 
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import delivery_decisions
+from chunkscope.pipeline.cost import TokenCost, shown_tokens
 from chunkscope.results import Config, DeliveryDecisions, QuestionResult, RankedChunk
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import truncate
@@ -103,6 +104,7 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._corpus: Corpus | None = None
         self._hits: tuple[RankedChunk, ...] = ()
         self._decisions: DeliveryDecisions | None = None
+        self._token_counter: TokenCost | None = None
         self._statuses: dict[int, HitStatus] = {}
         self._rules: list[StopRule] = []
         self._header: list[Strip] = []
@@ -132,6 +134,7 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._question, self._result, self._corpus = question, result, corpus
         self._hits = result.ranked[: config.depth]
         self._decisions = delivery_decisions(result, config)
+        self._token_counter = shown_tokens(config)
         self._statuses = hit_statuses(self._decisions, self._hits)
         self._rules = stop_rules(self._decisions)
         self._highlighted = 0
@@ -255,7 +258,7 @@ class RankedChunksView(ScrollView, can_focus=True):
                 self.virtual_size = Size(width, 0)
                 self.refresh()
                 return
-            self._header = header_strips(self._result, self._decisions, width, self._styles)
+            self._header = header_strips(self._result, self._decisions, width, self._styles, self._tokens())
             if not self._hits:
                 self._lines.append(_Line(self._rule("no chunk scored above 0 for this query", width - 1), None))
             self._extend(None if complete else self.scrollable_content_region.height + 4)
@@ -303,8 +306,20 @@ class RankedChunksView(ScrollView, can_focus=True):
         assert self._result is not None and self._corpus is not None
         status = self._statuses[hit.rank]
         return hit_strips(
-            hit, status, self._question, self._result, self._corpus, width, self.lines_per_hit, self._styles
+            hit,
+            status,
+            self._question,
+            self._result,
+            self._corpus,
+            width,
+            self.lines_per_hit,
+            self._styles,
+            self._tokens(),
         )
+
+    def _tokens(self) -> TokenCost | None:
+        """The token counter of a token-sized configuration (counts shown beside characters), else None."""
+        return self._token_counter
 
     # ----------------------------------------------------------------- rendering
 

@@ -16,6 +16,7 @@ from textual.strip import Strip
 
 from chunkscope.analysis.marks import TextMarks, chunk_marks
 from chunkscope.model import Corpus, Question
+from chunkscope.pipeline.cost import TokenCost
 from chunkscope.results import DeliveryDecisions, QuestionResult, RankedChunk
 from chunkscope.tui.cells import pad, truncate, visible
 from chunkscope.tui.widgets.component_styles import ComponentStyles
@@ -26,9 +27,16 @@ _EIGHTHS = "▏▎▍▌▋▊▉"
 
 
 def header_strips(
-    result: QuestionResult, decisions: DeliveryDecisions, width: int, styles: ComponentStyles
+    result: QuestionResult,
+    decisions: DeliveryDecisions,
+    width: int,
+    styles: ComponentStyles,
+    tokens: TokenCost | None = None,
 ) -> list[Strip]:
-    """The budget gauge (or characters sent), evidence delivered, first correct rank, cuts and re-sent characters."""
+    """The budget gauge (or characters sent), evidence delivered, first correct rank, cuts and re-sent characters.
+
+    ``tokens``: the token counter in use (a token-sized chunker), whose count of the context is shown too.
+    """
     covered = sum(result.covered)
     evidence = f"evidence {covered} of {len(result.covered)} delivered"
     evidence_glyph = "✓" if result.complete else ("◐" if covered else "✗")
@@ -44,10 +52,11 @@ def header_strips(
             Segment("budget ▕", header),
             Segment(bar, styles.component("gauge-used")),
             Segment(" " * (gauge_width - len(bar)), styles.component("gauge-free")),
-            Segment(f"▏ {decisions.used} / {decisions.budget} chars", header),
+            Segment(f"▏ {decisions.used} / {decisions.budget} {decisions.units}", header),
         ]
     else:
-        segments.append(Segment(f"sent {decisions.used} chars (no budget)", header))
+        counted = "" if tokens is None else f" · {tokens.sent(result)} {tokens.tokenizer} tokens"
+        segments.append(Segment(f"sent {decisions.used} chars{counted} (no budget)", header))
     evidence_segment = Segment(f"{evidence_glyph} {evidence}", header)
     first = result.first_correct_rank
     found = f"first correct rank #{first} ({result.bucket})" if first else "evidence not in the ranking"
@@ -85,13 +94,19 @@ def hit_strips(
     width: int,
     lines: int,
     styles: ComponentStyles,
+    tokens: TokenCost | None = None,
 ) -> list[Strip]:
-    """Rows of one hit: header, details (gold, parts, parent, prefix) and ``lines`` lines of its text."""
+    """Rows of one hit: header, details (gold, parts, parent, prefix) and ``lines`` lines of its text.
+
+    ``tokens``: the token counter in use, whose count of the chunk is shown beside its length.
+    """
     chunk = hit.chunk
     marks = chunk_marks(corpus.by_id[chunk.doc], chunk, question, result)
     status_style = styles.component("delivered" if status.delivered else "not-delivered")
     score = f"{hit.score:.4g}"
     location = f"{chunk.doc} {chunk.start}–{chunk.end} · {chunk.length} ch"
+    if tokens is not None:
+        location += f" · {tokens.cost(chunk)} tok"
     head = [
         Segment(f"#{hit.rank:<3}", styles.component("rank")),
         Segment(f"{score:>7}  ", styles.component("score")),

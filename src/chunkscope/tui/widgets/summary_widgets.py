@@ -80,7 +80,8 @@ class _SummaryWidget(Widget):
         names = config_names(results)
         for name, result in zip(names, results, strict=True):
             config = result.config
-            budget = f" · budget {config.budget} ({config.overflow})" if config.budget else ""
+            units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
+            budget = f" · budget {config.budget}{units} ({config.overflow})" if config.budget else ""
             line = f"{name} = {config.label} · top-{config.top_k}{budget}"
             text.append(truncate(line, width) + "\n", style=self._style(f"{self._prefix}--legend"))
 
@@ -137,6 +138,8 @@ class MetricsTable(_ResultsWidget):
                 row += _test_cells(comparison.test(metric.name), comparison.alpha)
             rows.append(row)
         for metric in detail_metrics():
+            if not any(metric.name in r.summary for r in results):
+                continue  # a metric that applies to none of them (e.g. a model's token window)
             row = [metric.heading, *(_detail_cell(metric, r) for r in results)]
             if comparison is not None:
                 row += ["", "", "", ""]
@@ -180,7 +183,9 @@ class MetricsTable(_ResultsWidget):
 
 
 def _detail_cell(metric: Metric, result: ConfigResult) -> str:
-    """Characters with thousands separators; other values as in the reports."""
+    """Characters with thousands separators; other values as in the reports; ``–`` when it does not apply."""
+    if metric.name not in result.summary:
+        return "–"
     if metric.unit == "characters":
         return f"{result.summary.count(metric.name):,}"
     return summary_cell(metric, result.summary, 3)
