@@ -8,7 +8,7 @@ from typing import Any
 
 from chunkscope.analysis import gate
 from chunkscope.analysis.groups import by_tag
-from chunkscope.cli import common, render
+from chunkscope.cli import common, render, rerank_support
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 
@@ -46,14 +46,16 @@ def run(args: argparse.Namespace) -> int:
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
     render.diagnosis_table(console, results)
+    effects = rerank_support.effects_for(dataset, results)
+    rerank_support.print_effects(console, results, effects)
     if args.by_tag:
         render.tag_table(console, by_tag(results, dataset.questions.questions))
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results)),
-            "csv": lambda: to_csv(results),
-            "markdown": lambda: to_markdown(dataset, results),
+            "json": lambda: to_json(eval_report(dataset, results, effects)),
+            "csv": lambda: to_csv(results, effects),
+            "markdown": lambda: to_markdown(dataset, results, effects),
         },
     )
     failures = gate.check_conditions(results, conditions)

@@ -16,6 +16,10 @@ from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.format import summary_cell
+from chunkscope.reports.rerank import CSV_COLUMNS as RERANK_CSV_COLUMNS
+from chunkscope.reports.rerank import RerankEffects, rerank_dict
+from chunkscope.reports.rerank import csv_cells as rerank_csv_cells
+from chunkscope.reports.rerank import markdown_section as rerank_markdown
 from chunkscope.results import ConfigResult, QuestionResult, Summary
 
 SUMMARY_TABLE_LEAD = ("index_chunks", "lost")
@@ -92,8 +96,10 @@ def _ranked_dict(hit: Any) -> dict[str, Any]:
     return entry
 
 
-def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, Any]:
-    """One configuration's result as plain JSON values."""
+def config_dict(
+    result: ConfigResult, with_questions: bool = True, rerank: RerankEffects | None = None
+) -> dict[str, Any]:
+    """One configuration's result as plain JSON values (``rerank`` only for a configuration that reranks)."""
     config = result.config
     entry: dict[str, Any] = {
         "chunker": config.chunker,
@@ -103,6 +109,9 @@ def config_dict(result: ConfigResult, with_questions: bool = True) -> dict[str, 
         "overflow": config.overflow,
         "summary": summary_dict(result.summary),
     }
+    effect = rerank.get(config) if rerank else None
+    if effect is not None:
+        entry["rerank"] = rerank_dict(effect)
     diagnosis = diagnose(result)
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
@@ -122,11 +131,13 @@ def provenance(dataset: Dataset) -> dict[str, Any]:
     }
 
 
-def eval_report(dataset: Dataset, results: Sequence[ConfigResult]) -> dict[str, Any]:
-    """The full ``chunkscope eval`` JSON report."""
+def eval_report(
+    dataset: Dataset, results: Sequence[ConfigResult], rerank: RerankEffects | None = None
+) -> dict[str, Any]:
+    """The full ``chunkscope eval`` JSON report (``rerank``: effects of the configurations that rerank)."""
     return {
         **provenance(dataset),
-        "configs": [config_dict(r) for r in results],
+        "configs": [config_dict(r, rerank=rerank) for r in results],
         "by_tag": [
             {
                 "tag": group.tag,
@@ -169,14 +180,15 @@ CSV_COLUMNS = (
 )
 
 
-def to_csv(results: Sequence[ConfigResult]) -> str:
-    """One row per (configuration, question)."""
+def to_csv(results: Sequence[ConfigResult], rerank: RerankEffects | None = None) -> str:
+    """One row per (configuration, question); rerank columns only when some configuration reranks."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(CSV_COLUMNS + (RERANK_CSV_COLUMNS if rerank else ()))
     for result in results:
         c = result.config
-        for q in result.questions:
+        effect = rerank.get(c) if rerank else None
+        for position, q in enumerate(result.questions):
             writer.writerow(
                 [
                     c.chunker,
@@ -199,13 +211,14 @@ def to_csv(results: Sequence[ConfigResult]) -> str:
                     ),
                     ";".join(hit.chunk.id for hit in q.ranked[: c.top_k]),
                     *_structure_cells(q, c.top_k),
+                    *(rerank_csv_cells(effect, position) if rerank else ()),
                 ]
             )
     return buffer.getvalue()
 
 
-def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
-    """Summary table plus, per configuration, the questions that failed and why."""
+def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], rerank: RerankEffects | None = None) -> str:
+    """Summary table plus, per configuration, the questions that failed and why (and what a rerank changed)."""
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
         f"chunkscope {__version__}; inputs: "
@@ -219,6 +232,8 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult]) -> str:
             f"Excluded at load: {dataset.questions.excluded} questions "
             f"({', '.join(f'{k}: {v}' for k, v in dataset.questions.excluded_reasons.items())}).",
         ]
+    if rerank:
+        lines += rerank_markdown(results, rerank)
     for result in results:
         failing = [q for q in result.questions if q.lost or not q.complete]
         lines += [

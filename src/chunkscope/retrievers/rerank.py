@@ -10,11 +10,13 @@ Scorers: ``dense`` (cosine of the offline embedding model, as the dense
 retriever computes it) and ``crossencoder:path=DIR`` (a sentence-transformers
 ``CrossEncoder`` from a local directory, extra ``chunkscope[st]``; nothing is
 downloaded). The seconds each question's second scoring took are kept in
-``RerankIndex.seconds`` (the last ranking call), for the added-time report.
+each ranking (``Ranking.seconds``) and in ``RerankIndex.seconds`` (the last
+ranking call), for the added-time report.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -161,8 +163,10 @@ class RerankIndex:
         seconds = []
         for question, ranking in zip(questions, first, strict=True):
             began = time.perf_counter()
-            rankings.append(self.rerank(question, ranking, depth))
-            seconds.append(time.perf_counter() - began)
+            reranked = self.rerank(question, ranking, depth)
+            elapsed = time.perf_counter() - began
+            seconds.append(elapsed)
+            rankings.append(dataclasses.replace(reranked, seconds=elapsed))
         self.seconds = tuple(seconds)
         return rankings
 
