@@ -27,8 +27,7 @@ def rerank_dict(effect: RerankEffect) -> dict[str, Any]:
         "added_seconds_mean": effect.seconds_mean,
         "added_seconds_p95": effect.seconds_p95,
         "questions": [
-            {"question": m.question_id, "before": m.before, "after": m.after, "change": m.change}
-            for m in effect.moves
+            {"question": m.question_id, "before": m.before, "after": m.after, "change": m.change} for m in effect.moves
         ],
     }
 
@@ -54,7 +53,8 @@ def markdown_section(results: Sequence[ConfigResult], effects: RerankEffects) ->
             "",
             f"First stage `{effect.first_stage}`, its top {effect.candidates} re-ordered. "
             f"Evidence moved up for {effect.improved} questions, down for {effect.worsened}. "
-            f"Added time per question: mean {effect.seconds_mean * 1000:.1f} ms, p95 {effect.seconds_p95 * 1000:.1f} ms.",
+            f"Added time per question: mean {effect.seconds_mean * 1000:.1f} ms, "
+            f"p95 {effect.seconds_p95 * 1000:.1f} ms.",
             "",
             "| metric | first stage | reranked | change |",
             "|---|---:|---:|---:|",
