@@ -14,6 +14,7 @@ from chunkscope.analysis.groups import question_tags
 from chunkscope.analysis.paired import tested_metrics
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.bounds import MAX_PERMUTATIONS, MAX_SEED, bounded_int, probability
+from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.compare import compare_csv, compare_markdown, compare_report
 from chunkscope.reports.equivalence import PairEquivalence
@@ -42,6 +43,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_delivery_options(group)
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also compare per question tag")
+    add_group_options(parser)
     common.add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     common.check_outputs(args, configs)
     margins = equivalence_margins(args)
-    dataset = common.load_from_args(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
@@ -96,10 +98,15 @@ def run(args: argparse.Namespace) -> int:
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(compare_report(dataset, results, comparison, equivalence, effects)),
+            "json": lambda: to_json(
+                with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
+            ),
             "csv": lambda: compare_csv(comparison, equivalence),
-            "markdown": lambda: compare_markdown(
-                dataset, comparison, equivalence=equivalence, rerank=(results, effects) if effects else None
+            "markdown": lambda: markdown_group_note(
+                compare_markdown(
+                    dataset, comparison, equivalence=equivalence, rerank=(results, effects) if effects else None
+                ),
+                rules,
             ),
         },
     )

@@ -9,6 +9,7 @@ from typing import Any
 from chunkscope.analysis import gate
 from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render, rerank_support
+from chunkscope.cli.group_options import add_group_options, apply_groups
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 
@@ -26,6 +27,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_config_options(parser)
     common.add_output_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
+    add_group_options(parser)
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
     group.add_argument("--fail-if", action="append", metavar="COND", help="fail when e.g. 'lost>0', 'recall_at_5<0.9'")
     group.add_argument("--baseline", metavar="REPORT", help="a saved 'chunkscope eval --json' report")
@@ -41,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if baseline is not None:
         for config in configs:
             baseline.summary_for(config)
-    dataset = common.load_from_args(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
@@ -53,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results, effects)),
+            "json": lambda: to_json(eval_report(dataset, results, effects, rules)),
             "csv": lambda: to_csv(results, effects),
             "markdown": lambda: to_markdown(dataset, results, effects),
         },

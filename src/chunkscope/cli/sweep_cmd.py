@@ -13,6 +13,7 @@ from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
+from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
@@ -52,6 +53,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_delivery_options(group)
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
+    add_group_options(parser)
     common.add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -127,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
     margins = equivalence_margins(args)
-    dataset = common.load_from_args(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
@@ -158,9 +160,13 @@ def run(args: argparse.Namespace) -> int:
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(sweep_report(dataset, results, comparisons, tag_results, equivalence, effects)),
+            "json": lambda: to_json(
+                with_group_note(sweep_report(dataset, results, comparisons, tag_results, equivalence, effects), rules)
+            ),
             "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence),
-            "markdown": lambda: sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects),
+            "markdown": lambda: markdown_group_note(
+                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects), rules
+            ),
         },
     )
     return common.EXIT_OK

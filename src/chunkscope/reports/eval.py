@@ -11,7 +11,7 @@ from typing import Any
 
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
-from chunkscope.analysis.groups import by_tag
+from chunkscope.analysis.groups import COMPUTED_FAMILIES, GroupRules, by_tag
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
@@ -132,23 +132,38 @@ def provenance(dataset: Dataset) -> dict[str, Any]:
 
 
 def eval_report(
-    dataset: Dataset, results: Sequence[ConfigResult], rerank: RerankEffects | None = None
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    rerank: RerankEffects | None = None,
+    computed_groups: GroupRules | None = None,
 ) -> dict[str, Any]:
-    """The full ``chunkscope eval`` JSON report (``rerank``: effects of the configurations that rerank)."""
-    return {
-        **provenance(dataset),
-        "configs": [config_dict(r, rerank=rerank) for r in results],
-        "by_tag": [
-            {
-                "tag": group.tag,
-                "questions": list(group.question_ids),
-                "configs": [config_dict(r, with_questions=False) for r in group.results],
-            }
-            for group in by_tag(results, dataset.questions.questions)
-        ],
-        "excluded_questions": dataset.questions.excluded,
-        "excluded_reasons": dict(dataset.questions.excluded_reasons),
-    }
+    """The full ``chunkscope eval`` JSON report.
+
+    ``rerank``: effects of the configurations that rerank. ``computed_groups``: the rules of the
+    computed groups (``--groups auto``): written as ``computed_groups``, and each tag group then says
+    its ``group_source`` (``computed`` or ``tags``). Without them the report is as it always was.
+    """
+    report: dict[str, Any] = {**provenance(dataset)}
+    if computed_groups is not None:
+        report["computed_groups"] = computed_groups.as_dict()
+    report["configs"] = [config_dict(r, rerank=rerank) for r in results]
+    groups = []
+    for group in by_tag(results, dataset.questions.questions):
+        entry: dict[str, Any] = {"tag": group.tag}
+        if computed_groups is not None:
+            entry["group_source"] = "computed" if is_computed(group.tag) else "tags"
+        entry["questions"] = list(group.question_ids)
+        entry["configs"] = [config_dict(r, with_questions=False) for r in group.results]
+        groups.append(entry)
+    report["by_tag"] = groups
+    report["excluded_questions"] = dataset.questions.excluded
+    report["excluded_reasons"] = dict(dataset.questions.excluded_reasons)
+    return report
+
+
+def is_computed(tag: str) -> bool:
+    """True for a computed group's tag (``lexical:``, ``evidence:``, ``span:``)."""
+    return tag.split(":", 1)[0] in COMPUTED_FAMILIES and ":" in tag
 
 
 def to_json(report: Mapping[str, Any]) -> str:
