@@ -6,12 +6,17 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from chunkscope.io.dataset import Dataset, load_dataset
 from chunkscope.io.squad import load_squad
+from chunkscope.model import Chunk, Question
+from chunkscope.retrievers.rerank import scorers
 
 REPO = Path(__file__).resolve().parents[1]
 JSQUAD = Path(os.environ.get("CHUNKSCOPE_JSQUAD", REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"))
@@ -74,3 +79,22 @@ class Unprivileged:
 def unprivileged() -> Unprivileged:
     """An :class:`Unprivileged` runner."""
     return Unprivileged()
+
+
+@scorers.register("test-count")
+@dataclass(frozen=True, slots=True)
+class CountScorer:
+    """A hand-checkable rerank scorer for tests: how often ``word`` occurs in the unit's text."""
+
+    word: str = "beta"
+
+    def build(self, units: Sequence[Chunk]) -> _CountIndex:
+        return _CountIndex(self.word, units)
+
+
+class _CountIndex:
+    def __init__(self, word: str, units: Sequence[Chunk]) -> None:
+        self.counts = [unit.text.split().count(word) + unit.text.split().count(word + ".") for unit in units]
+
+    def score(self, question: Question, candidates: Sequence[int]) -> np.ndarray:
+        return np.array([float(self.counts[i]) for i in candidates], dtype=np.float64)

@@ -286,6 +286,8 @@ class Ranking:
     """Score of each ranked unit."""
     parts: tuple[tuple[str, tuple[int | None, ...]], ...] = ()
     """For fusion: (part spec, that part's 1-based rank of each ranked unit or None)."""
+    seconds: float | None = field(default=None, compare=False)
+    """For a rerank stage: seconds its second scorer took on this question (``None`` otherwise)."""
 
 
 _NO_PARTS: Mapping[str, int | None] = MappingProxyType({})

@@ -12,6 +12,7 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.tui.actions import ACTIONS, ACTIONS_BY_ID, Action, Place, actions_of, bindings_for
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.commands import ChunkscopeCommands
+from chunkscope.tui.screens.anatomy import AnatomyScreen
 from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
@@ -37,6 +38,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.LIST: QuestionList,
     Place.RANKED: RankedChunksView,
     Place.DOCUMENT: DocumentView,
+    Place.ANATOMY: AnatomyScreen,
 }
 
 HELP_CLASSES: dict[str, type[DOMNode]] = {
@@ -86,7 +88,7 @@ def test_help_lists_what_each_class_really_binds() -> None:
 
 def test_help_covers_every_action_outside_the_dialogs() -> None:
     listed = {b.id for section in HELP_SECTIONS for b in section_bindings(section)}
-    dialogs = {Place.HELP, Place.EXPORT, Place.FORM}  # their keys are in their own footers
+    dialogs = {Place.HELP, Place.EXPORT, Place.FORM, Place.ANATOMY}  # their keys are in their own footers
     assert {a.id for a in ACTIONS if a.place not in dialogs} <= listed
     assert not any(a.id in listed for place in dialogs for a in actions_of(place))
 

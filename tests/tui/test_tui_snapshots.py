@@ -55,6 +55,11 @@ def test_summary_compare(snap_compare: Any, sample: Dataset) -> None:
     assert snap_compare(make_app(sample, FIXED_200, OVERLAP_40), terminal_size=SIZE, run_before=after("s"))
 
 
+def test_anatomy_panel(snap_compare: Any, sample: Dataset) -> None:
+    # q01 under fixed:size=200/bm25: its cut evidence's best piece beside the chunk ranked above it.
+    assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("a"))
+
+
 def test_help(snap_compare: Any, sample: Dataset) -> None:
     assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("question_mark"))
 

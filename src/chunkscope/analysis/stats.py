@@ -20,6 +20,7 @@ __all__ = [
     "PairedTest",
     "bootstrap_ci",
     "holm",
+    "one_sided_permutation_pvalues",
     "paired_permutation_pvalues",
     "paired_permutation_test",
 ]
@@ -163,6 +164,40 @@ def paired_permutation_pvalues(differences: npt.ArrayLike, permutations: int = 1
             counts += _count_extreme(signs, d, threshold)
         p_values = (1.0 + counts) / (permutations + 1.0)
     p_values[np.all(d == 0.0, axis=1)] = 1.0
+    return p_values
+
+
+def one_sided_permutation_pvalues(differences: npt.ArrayLike, permutations: int = 10_000, seed: int = 0) -> FloatArray:
+    """One-sided paired sign-flip test of H0 "mean(d) <= 0" against "mean(d) > 0", per row.
+
+    The same sign vectors as :func:`paired_permutation_pvalues` (exact when
+    ``2**n <= permutations``, else ``permutations`` vectors from
+    ``np.random.default_rng(seed)``), with the statistic ``S(s) = s . d``
+    and observed ``S = sum(d)``:
+
+    * exact: ``p = #{s : S(s) >= S - n * tol} / 2**n``;
+    * Monte Carlo: ``p = (1 + #{s : S(s) >= S - n * tol}) / (P + 1)``;
+
+    ``tol = 1e-12 * max(1, max_i |d_i|)``. For the other direction test ``-d``.
+    """
+    d = _as_differences(differences)
+    permutations = _check_count(permutations, "permutations")
+    n = d.shape[1]
+    threshold = d.sum(axis=1) - _tie_tolerance(d)
+    counts = np.zeros(d.shape[0], dtype=np.float64)
+    p_values: FloatArray
+    if _is_exact(n, permutations):
+        total = 1 << n
+        for start in range(0, total, _BLOCK):
+            signs = _enumerated_signs(start, min(start + _BLOCK, total), n)
+            counts += np.count_nonzero(signs @ d.T >= threshold, axis=0)
+        p_values = counts / total
+    else:
+        rng = np.random.default_rng(seed)
+        for start in range(0, permutations, _BLOCK):
+            signs = _random_signs(rng, min(_BLOCK, permutations - start), n)
+            counts += np.count_nonzero(signs @ d.T >= threshold, axis=0)
+        p_values = (1.0 + counts) / (permutations + 1.0)
     return p_values
 
 

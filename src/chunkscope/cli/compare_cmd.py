@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any
 
-from chunkscope.analysis.compare import DEFAULT_PERMUTATIONS, compare
+from rich.console import Console
+
+from chunkscope.analysis.compare import DEFAULT_PERMUTATIONS, Comparison, compare
+from chunkscope.analysis.equivalence import pairs_equivalence, parse_margins
 from chunkscope.analysis.groups import question_tags
-from chunkscope.cli import common, render
+from chunkscope.analysis.paired import tested_metrics
+from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.bounds import MAX_PERMUTATIONS, MAX_SEED, bounded_int, probability
+from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.compare import compare_csv, compare_markdown, compare_report
+from chunkscope.reports.equivalence import PairEquivalence
 from chunkscope.reports.eval import to_json
+from chunkscope.reports.format import format_p, metric_label
 
 NAME = "compare"
 
@@ -35,6 +43,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_delivery_options(group)
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also compare per question tag")
+    add_group_options(parser)
     common.add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -57,6 +66,12 @@ def add_test_options(parser: argparse.ArgumentParser) -> None:
         help="random seed of the tests (default 0; 0 to 2^32 - 1)",
     )
     group.add_argument("--alpha", type=probability, default=0.05, help="significance level (default 0.05)")
+    group.add_argument(
+        "--equivalence-margin",
+        metavar="M|METRIC=M,...",
+        help="also test equivalence (TOST) within ±M: one number for every tested metric, or per metric "
+        "e.g. recall_at_5=0.02,ndcg_at_10=0.01; verdicts: equivalent within ±M, different, neither shown",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -67,18 +82,55 @@ def run(args: argparse.Namespace) -> int:
         for text in (args.a, args.b)
     ]
     common.check_outputs(args, configs)
-    dataset = common.load_from_args(args)
+    margins = equivalence_margins(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
+    equivalence = None
+    if margins is not None:
+        (equivalence,) = pairs_equivalence(results, [comparison], margins, correct=False)
+    effects = rerank_support.effects_for(dataset, results)
     console = render.console(stderr=common.stdout_is_data(args))
     render.comparison_view(console, dataset, comparison)
+    render_equivalence(console, [comparison], [equivalence] if equivalence is not None else None)
+    rerank_support.print_effects(console, results, effects)
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(compare_report(dataset, results, comparison)),
-            "csv": lambda: compare_csv(comparison),
-            "markdown": lambda: compare_markdown(dataset, comparison),
+            "json": lambda: to_json(
+                with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
+            ),
+            "csv": lambda: compare_csv(comparison, equivalence),
+            "markdown": lambda: markdown_group_note(
+                compare_markdown(
+                    dataset, comparison, equivalence=equivalence, rerank=(results, effects) if effects else None
+                ),
+                rules,
+            ),
         },
     )
     return common.EXIT_OK
+
+
+def equivalence_margins(args: argparse.Namespace) -> dict[str, float] | None:
+    """The parsed --equivalence-margin (None without it), checked before any work is done."""
+    if args.equivalence_margin is None:
+        return None
+    return parse_margins(args.equivalence_margin, tested_metrics())
+
+
+def render_equivalence(
+    console: Console, comparisons: Sequence[Comparison], tests: Sequence[PairEquivalence] | None
+) -> None:
+    """One line per (pair, metric) with a margin: the TOST verdict."""
+    if tests is None:
+        return
+    for comparison, pair_tests in zip(comparisons, tests, strict=True):
+        for test in pair_tests:
+            if test is not None:
+                console.print(
+                    f"{comparison.b.label} vs {comparison.a.label}, {metric_label(test.metric)}: "
+                    f"Δ {test.delta:+.4f}, TOST p {format_p(test.p_value)}: {test.verdict_text}",
+                    highlight=False,
+                )

@@ -8,7 +8,8 @@ from typing import Any
 
 from chunkscope.analysis import gate
 from chunkscope.analysis.groups import by_tag
-from chunkscope.cli import common, render
+from chunkscope.cli import common, render, rerank_support
+from chunkscope.cli.group_options import add_group_options, apply_groups
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 from chunkscope.reports.offsets import OffsetWriter
@@ -27,6 +28,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_config_options(parser)
     common.add_output_options(parser, offsets=True)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
+    add_group_options(parser)
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
     group.add_argument("--fail-if", action="append", metavar="COND", help="fail when e.g. 'lost>0', 'recall_at_5<0.9'")
     group.add_argument("--baseline", metavar="REPORT", help="a saved 'chunkscope eval --json' report")
@@ -42,20 +44,22 @@ def run(args: argparse.Namespace) -> int:
     if baseline is not None:
         for config in configs:
             baseline.summary_for(config)
-    dataset = common.load_from_args(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
     render.diagnosis_table(console, results)
+    effects = rerank_support.effects_for(dataset, results)
+    rerank_support.print_effects(console, results, effects)
     if args.by_tag:
         render.tag_table(console, by_tag(results, dataset.questions.questions))
     unit = common.report_offset_unit(args)
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results, unit)),
-            "csv": lambda: to_csv(results, OffsetWriter(dataset.corpus, unit)),
-            "markdown": lambda: to_markdown(dataset, results, unit),
+            "json": lambda: to_json(eval_report(dataset, results, unit, effects, rules)),
+            "csv": lambda: to_csv(results, OffsetWriter(dataset.corpus, unit), effects),
+            "markdown": lambda: to_markdown(dataset, results, unit, effects),
         },
     )
     failures = gate.check_conditions(results, conditions)

@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from chunkscope.analysis.compare import compare_all
+from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
-from chunkscope.cli import common, render
-from chunkscope.cli.compare_cmd import add_test_options
+from chunkscope.cli import common, render, rerank_support
+from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
+from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
@@ -51,6 +53,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_delivery_options(group)
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
+    add_group_options(parser)
     common.add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -128,11 +131,16 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
-    dataset = common.load_from_args(args)
+    margins = equivalence_margins(args)
+    dataset, rules = apply_groups(args, common.load_from_args(args))
     results = common.evaluate_all(dataset, configs)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
+    equivalence = None
+    if margins is not None:
+        equivalence = pairs_equivalence(results, comparisons.pairs, margins, correct=True)
+    effects = rerank_support.effects_for(dataset, results)
     positions = tag_positions([q.id for q in questions], tags or {})
     tag_results = [[restrict(result, positions[group.group]) for result in results] for group in comparisons.by_tag]
     console = render.console(stderr=common.stdout_is_data(args))
@@ -146,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
     )
     render.sweep_table(console, title, comparisons, results)
     render.sweep_legend(console, comparisons)
+    render_equivalence(console, comparisons.pairs, equivalence)
+    rerank_support.print_effects(console, results, effects)
     for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
         render.sweep_table(
             console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
@@ -153,9 +163,13 @@ def run(args: argparse.Namespace) -> int:
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(sweep_report(dataset, results, comparisons, tag_results)),
-            "csv": lambda: sweep_csv(comparisons, results, tag_results),
-            "markdown": lambda: sweep_markdown(dataset, results, comparisons, tag_results),
+            "json": lambda: to_json(
+                with_group_note(sweep_report(dataset, results, comparisons, tag_results, equivalence, effects), rules)
+            ),
+            "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence),
+            "markdown": lambda: markdown_group_note(
+                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects), rules
+            ),
         },
     )
     return common.EXIT_OK

@@ -97,23 +97,33 @@ class Evaluator:
             self._results[config] = result
             return result
 
+    def index(self, config: Config) -> RetrieverIndex:
+        """The retriever index ``config`` ranks with (built and cached on first use)."""
+        with self._evaluation_lock:
+            return self._index(config, None)
+
+    def _index(self, config: Config, progress: Progress | None) -> RetrieverIndex:
+        key = (config.chunker, config.retriever)
+        if key not in self._indexes:
+            if progress is not None:
+                progress("indexing", 0, 1)
+            self._indexes[key] = parse_retriever(config.retriever).build(self.chunking(config.chunker).chunking.units)
+        return self._indexes[key]
+
     def _evaluate(self, config: Config, progress: Progress | None) -> ConfigResult:
         report = progress or (lambda stage, done, total: None)
         report("chunking", 0, 1)
         indexed = self.chunking(config.chunker)
         units = indexed.chunking.units
-        key = (config.chunker, config.retriever)
-        if key not in self._indexes:
-            report("indexing", 0, 1)
-            self._indexes[key] = parse_retriever(config.retriever).build(units)
+        index = self._index(config, report)
         ranking_key = (config.chunker, config.retriever, config.depth)
         if ranking_key not in self._rankings:
             report("ranking", 0, len(self.questions))
-            self._rankings[ranking_key] = self._indexes[key].rank(
+            self._rankings[ranking_key] = index.rank(
                 self.questions, config.depth, lambda done, total: report("ranking", done, total)
             )
         rankings = self._rankings[ranking_key]
-        windows = window_ends(self._indexes[key])
+        windows = window_ends(index)
         with collector_paused():
             results = tuple(
                 measure_question(question, ranking, indexed, config, windows)

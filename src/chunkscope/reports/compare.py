@@ -19,8 +19,15 @@ from chunkscope import __version__
 from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, STATES, Comparison, MetricTest
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict
 from chunkscope.io.sources import Dataset
+from chunkscope.reports.equivalence import PairEquivalence
+from chunkscope.reports.equivalence import compare_dict as equivalence_dict
+from chunkscope.reports.equivalence import csv_cells as equivalence_csv_cells
+from chunkscope.reports.equivalence import csv_columns as equivalence_csv_columns
+from chunkscope.reports.equivalence import markdown_lines as equivalence_markdown
 from chunkscope.reports.eval import config_dict, inline, provenance
 from chunkscope.reports.format import format_p, metric_label, verdict
+from chunkscope.reports.rerank import RerankEffects, rerank_dict
+from chunkscope.reports.rerank import markdown_section as rerank_markdown
 from chunkscope.results import Config, ConfigResult
 
 
@@ -113,15 +120,32 @@ def summary_entry(result: ConfigResult) -> dict[str, Any]:
     return entry
 
 
-def compare_report(dataset: Dataset, results: Sequence[ConfigResult], comparison: Comparison) -> dict[str, Any]:
-    """The ``chunkscope compare`` JSON report: provenance, both summaries, the comparison."""
-    return {
+def compare_report(
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    comparison: Comparison,
+    equivalence: PairEquivalence | None = None,
+    rerank: RerankEffects | None = None,
+) -> dict[str, Any]:
+    """The ``chunkscope compare`` JSON report: provenance, both summaries, the comparison.
+
+    ``equivalence`` (with ``--equivalence-margin``) and ``rerank`` (when a configuration reranks) add
+    their entries; without them the report is as it always was.
+    """
+    report = {
         **provenance(dataset),
         "note": NOT_SIGNIFICANT_NOTE,
         "configs": [summary_entry(result) for result in results],
         "comparison": comparison_dict(comparison),
         "excluded_questions": dataset.questions.excluded,
     }
+    if equivalence is not None:
+        report["equivalence"] = equivalence_dict(equivalence)
+    if rerank:
+        report["rerank"] = [
+            {"config": r.config.label, **rerank_dict(rerank[r.config])} for r in results if r.config in rerank
+        ]
+    return report
 
 
 COMPARE_CSV_COLUMNS = (
@@ -140,11 +164,12 @@ COMPARE_CSV_COLUMNS = (
 )
 
 
-def compare_csv(comparison: Comparison) -> str:
-    """One row per question, in question-set order."""
+def compare_csv(comparison: Comparison, equivalence: PairEquivalence | None = None) -> str:
+    """One row per question, in question-set order (with a margin: each metric's verdict on every row)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(COMPARE_CSV_COLUMNS)
+    extra = equivalence_csv_cells(equivalence) if equivalence is not None else []
+    writer.writerow(COMPARE_CSV_COLUMNS + (equivalence_csv_columns(equivalence) if equivalence is not None else ()))
     for move in comparison.moves:
         writer.writerow(
             [
@@ -160,6 +185,7 @@ def compare_csv(comparison: Comparison) -> str:
                 int(move.complete_b),
                 move.cause_a.value,
                 move.cause_b.value,
+                *extra,
             ]
         )
     return buffer.getvalue()
@@ -174,12 +200,24 @@ def header_lines(dataset: Dataset) -> list[str]:
     ]
 
 
-def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int = 30) -> str:
-    """Metric table, counts, transition matrix and the questions that moved, worst first."""
+def compare_markdown(
+    dataset: Dataset,
+    comparison: Comparison,
+    moved_limit: int = 30,
+    equivalence: PairEquivalence | None = None,
+    rerank: tuple[Sequence[ConfigResult], RerankEffects] | None = None,
+) -> str:
+    """Metric table, counts, transition matrix and the questions that moved, worst first.
+
+    With ``equivalence`` an equivalence table follows the tests; with ``rerank`` (results, effects)
+    a section per reranking configuration ends the report.
+    """
     a, b = comparison.a, comparison.b
     lines = [f"# chunkscope compare: {dataset.name}", "", *header_lines(dataset)]
     lines += [f"A = `{a.label}`, B = `{b.label}`; {delivery_text(a)}; {comparison.questions} questions.", ""]
     lines += markdown_tests(comparison)
+    if equivalence is not None:
+        lines += equivalence_markdown(comparison, equivalence)
     lines += ["", _settings_line(comparison), "", markdown_counts(comparison), ""]
     lines += markdown_transitions(comparison)
     lines += ["", "Questions that moved, worst first:", ""]
@@ -187,6 +225,8 @@ def compare_markdown(dataset: Dataset, comparison: Comparison, moved_limit: int 
     if comparison.by_tag:
         lines += ["", "## By tag", ""]
         lines += markdown_tag_deltas(comparison)
+    if rerank is not None:
+        lines += rerank_markdown(*rerank)
     return "\n".join(lines) + "\n"
 
 

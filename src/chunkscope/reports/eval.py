@@ -11,7 +11,7 @@ from typing import Any
 
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
-from chunkscope.analysis.groups import by_tag
+from chunkscope.analysis.groups import COMPUTED_FAMILIES, GroupRules, by_tag
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
@@ -19,6 +19,10 @@ from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.cost import TokenCost, shown_tokens
 from chunkscope.reports.format import summary_cell
 from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
+from chunkscope.reports.rerank import CSV_COLUMNS as RERANK_CSV_COLUMNS
+from chunkscope.reports.rerank import RerankEffects, rerank_dict
+from chunkscope.reports.rerank import csv_cells as rerank_csv_cells
+from chunkscope.reports.rerank import markdown_section as rerank_markdown
 from chunkscope.results import ConfigResult, QuestionResult, Summary
 
 SUMMARY_TABLE_LEAD = ("index_chunks", "lost", "pieces")
@@ -111,10 +115,15 @@ def _ranked_dict(hit: Any, tokens: TokenCost | None = None) -> dict[str, Any]:
     return entry
 
 
-def config_dict(result: ConfigResult, with_questions: bool = True, write: OffsetWriter | None = None) -> dict[str, Any]:
+def config_dict(
+    result: ConfigResult,
+    with_questions: bool = True,
+    write: OffsetWriter | None = None,
+    rerank: RerankEffects | None = None,
+) -> dict[str, Any]:
     """One configuration's result as plain JSON values (offsets in ``write``'s unit; code points by default).
 
-    ``chunk_import`` is there only when the chunker read a dump.
+    ``chunk_import`` is there only when the chunker read a dump, ``rerank`` only for a configuration that reranks.
     """
     config = result.config
     entry: dict[str, Any] = {
@@ -130,6 +139,9 @@ def config_dict(result: ConfigResult, with_questions: bool = True, write: Offset
     if tokens is not None:
         entry |= {"tokenizer": tokens.tokenizer, "sent_tokens": sum(tokens.sent(q) for q in result.questions)}
     entry["summary"] = summary_dict(result.summary)
+    effect = rerank.get(config) if rerank else None
+    if effect is not None:
+        entry["rerank"] = rerank_dict(effect)
     diagnosis = diagnose(result)
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
@@ -155,24 +167,40 @@ def provenance(dataset: Dataset) -> dict[str, Any]:
 
 
 def eval_report(
-    dataset: Dataset, results: Sequence[ConfigResult], offset_unit: OffsetUnit = "codepoint"
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    offset_unit: OffsetUnit = "codepoint",
+    rerank: RerankEffects | None = None,
+    computed_groups: GroupRules | None = None,
 ) -> dict[str, Any]:
-    """The full ``chunkscope eval`` JSON report, its offsets in ``offset_unit``."""
+    """The full ``chunkscope eval`` JSON report, its offsets in ``offset_unit``.
+
+    ``rerank``: effects of the configurations that rerank. ``computed_groups``: the rules of the
+    computed groups (``--groups auto``): written as ``computed_groups``, and each tag group then says
+    its ``group_source`` (``computed`` or ``tags``). Without them the report is as it always was.
+    """
     write = OffsetWriter(dataset.corpus, offset_unit)
-    return {
-        **provenance(dataset),
-        "configs": [config_dict(r, write=write) for r in results],
-        "by_tag": [
-            {
-                "tag": group.tag,
-                "questions": list(group.question_ids),
-                "configs": [config_dict(r, with_questions=False) for r in group.results],
-            }
-            for group in by_tag(results, dataset.questions.questions)
-        ],
-        "excluded_questions": dataset.questions.excluded,
-        "excluded_reasons": dict(dataset.questions.excluded_reasons),
-    }
+    report: dict[str, Any] = {**provenance(dataset)}
+    if computed_groups is not None:
+        report["computed_groups"] = computed_groups.as_dict()
+    report["configs"] = [config_dict(r, write=write, rerank=rerank) for r in results]
+    groups = []
+    for group in by_tag(results, dataset.questions.questions):
+        entry: dict[str, Any] = {"tag": group.tag}
+        if computed_groups is not None:
+            entry["group_source"] = "computed" if is_computed(group.tag) else "tags"
+        entry["questions"] = list(group.question_ids)
+        entry["configs"] = [config_dict(r, with_questions=False) for r in group.results]
+        groups.append(entry)
+    report["by_tag"] = groups
+    report["excluded_questions"] = dataset.questions.excluded
+    report["excluded_reasons"] = dict(dataset.questions.excluded_reasons)
+    return report
+
+
+def is_computed(tag: str) -> bool:
+    """True for a computed group's tag (``lexical:``, ``evidence:``, ``span:``)."""
+    return tag.split(":", 1)[0] in COMPUTED_FAMILIES and ":" in tag
 
 
 def to_json(report: Mapping[str, Any]) -> str:
@@ -210,18 +238,31 @@ TOKEN_CSV_COLUMNS = ("tokenizer", "sent_tokens")
 """Columns added after the overlap metrics when some configuration counts tokens (empty for the others)."""
 
 
-def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -> str:
-    """One row per (configuration, question); cut offsets in ``write``'s unit (code points by default)."""
+def to_csv(
+    results: Sequence[ConfigResult], write: OffsetWriter | None = None, rerank: RerankEffects | None = None
+) -> str:
+    """One row per (configuration, question); cut offsets in ``write``'s unit (code points by default).
+
+    Token columns only when some configuration counts tokens, rerank columns only when some configuration reranks.
+    """
     position = write or _codepoint
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     overlap = [m.name for m in REGISTRY if m.family == "overlap" and m.per_question is not None]
     counters = [shown_tokens(result.config) for result in results]
     with_tokens = any(counter is not None for counter in counters)
-    writer.writerow([*CSV_COLUMNS, *overlap, *(TOKEN_CSV_COLUMNS if with_tokens else ())])
+    writer.writerow(
+        [
+            *CSV_COLUMNS,
+            *overlap,
+            *(TOKEN_CSV_COLUMNS if with_tokens else ()),
+            *(RERANK_CSV_COLUMNS if rerank else ()),
+        ]
+    )
     for result, tokens in zip(results, counters, strict=True):
         c = result.config
-        for q in result.questions:
+        effect = rerank.get(c) if rerank else None
+        for index, q in enumerate(result.questions):
             token_cells = (
                 ([tokens.tokenizer, tokens.sent(q)] if tokens is not None else ["", ""]) if with_tokens else []
             )
@@ -252,6 +293,7 @@ def to_csv(results: Sequence[ConfigResult], write: OffsetWriter | None = None) -
                     int(q.in_pieces),
                     *(repr(value) for value in overlap_values(q).values()),
                     *token_cells,
+                    *(rerank_csv_cells(effect, index) if rerank else ()),
                 ]
             )
     return buffer.getvalue()
@@ -261,8 +303,16 @@ def _codepoint(doc: str, offset: int) -> int:
     return offset
 
 
-def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], offset_unit: OffsetUnit = "codepoint") -> str:
-    """Summary table plus, per configuration, the questions that failed and why (offsets in ``offset_unit``)."""
+def to_markdown(
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    offset_unit: OffsetUnit = "codepoint",
+    rerank: RerankEffects | None = None,
+) -> str:
+    """Summary table plus, per configuration, the questions that failed and why (offsets in ``offset_unit``)
+
+    and what a rerank changed.
+    """
     position = OffsetWriter(dataset.corpus, offset_unit)
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
@@ -277,6 +327,8 @@ def to_markdown(dataset: Dataset, results: Sequence[ConfigResult], offset_unit: 
             f"Excluded at load: {dataset.questions.excluded} questions "
             f"({', '.join(f'{k}: {v}' for k, v in dataset.questions.excluded_reasons.items())}).",
         ]
+    if rerank:
+        lines += rerank_markdown(results, rerank)
     for result in results:
         failing = [q for q in result.questions if q.lost or not q.complete]
         config = result.config

@@ -19,8 +19,13 @@ from chunkscope.analysis.comparison import NOT_SIGNIFICANT_NOTE, ComparisonSet
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.compare import comparison_dict, delivery_text, header_lines, summary_entry
+from chunkscope.reports.equivalence import PairEquivalence
+from chunkscope.reports.equivalence import sweep_dict as equivalence_sweep_dict
+from chunkscope.reports.equivalence import sweep_markdown_lines as equivalence_sweep_markdown
 from chunkscope.reports.eval import provenance
 from chunkscope.reports.format import metric_label, summary_cell
+from chunkscope.reports.rerank import RerankEffects, rerank_dict
+from chunkscope.reports.rerank import markdown_section as rerank_markdown
 from chunkscope.results import ConfigResult
 
 SWEEP_TABLE_LEAD = ("index_chunks", "lost", "pieces")
@@ -59,10 +64,13 @@ def sweep_report(
     results: Sequence[ConfigResult],
     comparisons: ComparisonSet,
     tag_results: Sequence[Sequence[ConfigResult]] = (),
+    equivalence: Sequence[PairEquivalence] | None = None,
+    rerank: RerankEffects | None = None,
 ) -> dict[str, Any]:
     """The ``chunkscope sweep`` JSON report.
 
     ``tag_results[i]`` are the results restricted to ``comparisons.by_tag[i]``'s questions.
+    ``equivalence`` (every pair's TOST, with a margin) and ``rerank`` add their entries only when given.
     """
     report = {
         **provenance(dataset),
@@ -76,6 +84,12 @@ def sweep_report(
         report["by_tag"] = [
             sweep_dict(group, group_results)
             for group, group_results in zip(comparisons.by_tag, tag_results, strict=True)
+        ]
+    if equivalence is not None:
+        report["equivalence"] = equivalence_sweep_dict(comparisons, equivalence, "holm")
+    if rerank:
+        report["rerank"] = [
+            {"config": r.config.label, **rerank_dict(rerank[r.config])} for r in results if r.config in rerank
         ]
     return report
 
@@ -96,12 +110,22 @@ def sweep_csv_columns(metrics: Sequence[str]) -> tuple[str, ...]:
 
 
 def sweep_csv(
-    comparisons: ComparisonSet, results: Sequence[ConfigResult], tag_results: Sequence[Sequence[ConfigResult]] = ()
+    comparisons: ComparisonSet,
+    results: Sequence[ConfigResult],
+    tag_results: Sequence[Sequence[ConfigResult]] = (),
+    equivalence: Sequence[PairEquivalence] | None = None,
 ) -> str:
-    """One row per (question group, configuration): metrics, marks and the corrected p-value against the best."""
+    """One row per (question group, configuration): metrics, marks and the corrected p-value against the best.
+
+    With ``equivalence``, ``METRIC_equivalence_vs_best`` columns hold each configuration's TOST verdict
+    against the best configuration of that metric (group ``all`` only; empty for the best itself).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(sweep_csv_columns(comparisons.metrics))
+    header = sweep_csv_columns(comparisons.metrics)
+    if equivalence is not None:
+        header += tuple(f"{metric}_equivalence_vs_best" for metric in comparisons.metrics)
+    writer.writerow(header)
     groups = [(comparisons, results), *zip(comparisons.by_tag, tag_results, strict=True)]
     for group, group_results in groups:
         marks = {metric: sweep_marks(group, metric) for metric in group.metrics}
@@ -118,9 +142,29 @@ def sweep_csv(
                     *(f"{mean:.6f}" for mean in group.means[index]),
                     *(marks[m][index] for m in group.metrics),
                     *(_p_against_best(group, m, index) for m in group.metrics),
+                    *(
+                        _verdict_against_best(group, equivalence, m, index) if group is comparisons else ""
+                        for m in (group.metrics if equivalence is not None else ())
+                    ),
                 ]
             )
     return buffer.getvalue()
+
+
+def _verdict_against_best(
+    comparisons: ComparisonSet, equivalence: Sequence[PairEquivalence] | None, metric: str, index: int
+) -> str:
+    best = comparisons.best(metric)
+    if equivalence is None or index == best:
+        return ""
+    low, high = min(index, best), max(index, best)
+    position = next(
+        p
+        for p, pair in enumerate(comparisons.pairs)
+        if pair.a == comparisons.configs[low] and pair.b == comparisons.configs[high]
+    )
+    test = equivalence[position][list(comparisons.metrics).index(metric)]
+    return "" if test is None else test.verdict_text
 
 
 def _p_against_best(comparisons: ComparisonSet, metric: str, index: int) -> str:
@@ -135,8 +179,13 @@ def sweep_markdown(
     results: Sequence[ConfigResult],
     comparisons: ComparisonSet,
     tag_results: Sequence[Sequence[ConfigResult]] = (),
+    equivalence: Sequence[PairEquivalence] | None = None,
+    rerank: RerankEffects | None = None,
 ) -> str:
-    """The sweep table (best per metric in bold, ``↓`` = significantly below the best) per question group."""
+    """The sweep table (best per metric in bold, ``↓`` = significantly below the best) per question group.
+
+    ``equivalence`` adds every pair's TOST verdicts, ``rerank`` a section per reranking configuration.
+    """
     lines = [f"# chunkscope sweep: {dataset.name}", "", *header_lines(dataset)]
     lines += [
         f"{len(results)} configurations; {delivery_text(results[0].config)}; {results[0].summary.questions} questions.",
@@ -147,6 +196,10 @@ def sweep_markdown(
     for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
         lines += ["", f"## tag `{group.group}` ({group_results[0].summary.questions} questions)", ""]
         lines += markdown_sweep_table(group, group_results)
+    if equivalence is not None:
+        lines += equivalence_sweep_markdown(comparisons, equivalence)
+    if rerank:
+        lines += rerank_markdown(results, rerank)
     return "\n".join(lines) + "\n"
 
 

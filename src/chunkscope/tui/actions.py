@@ -41,6 +41,8 @@ class Place(Enum):
     """``RankedChunksView``."""
     DOCUMENT = "document"
     """``DocumentView``."""
+    ANATOMY = "anatomy"
+    """``AnatomyScreen``."""
 
 
 NAMESPACES = {
@@ -58,6 +60,7 @@ NAMESPACES = {
     "matrix": "Matrix",
     "help": "Help",
     "form": "Form",
+    "anatomy": "Anatomy",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
@@ -320,6 +323,15 @@ ACTIONS: tuple[Action, ...] = (
         "Split view: configuration A left, B right, for the same question",
         Place.INSPECT,
     ),
+    Action(
+        "view.anatomy",
+        "a",
+        "anatomy",
+        "anatomy",
+        "Score anatomy of the selected question: its evidence chunk's score taken apart beside the chunk above it",
+        Place.INSPECT,
+        show=False,
+    ),
     # -- the split view
     Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
     Action(
@@ -336,6 +348,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("summary.close", "escape,s", "app.pop_screen", "back", "Back to the question view", Place.SUMMARY),
     Action("help.close", "escape,question_mark,q", "app.pop_screen", "close", "Close the help", Place.HELP),
     Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),
+    Action("anatomy.close", "escape,a", "app.pop_screen", "close", "Back to the question view", Place.ANATOMY),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
     # -- the transition matrix
     Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),

@@ -11,8 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Input, Static
 
 from chunkscope.analysis.diagnose import failure_detail
+from chunkscope.errors import ChunkscopeError
 from chunkscope.results import Config
 from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.screens.anatomy import AnatomyScreen, explainer_for
 from chunkscope.tui.screens.base import SessionScreen, waiting_text
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
@@ -99,6 +101,20 @@ class InspectScreen(SessionScreen):
         question_panel.update(question_line(row, config), layout=False)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
+
+    def action_anatomy(self) -> None:
+        """Open the score anatomy of the selected question under the shown configuration."""
+        row = self.query_one(QuestionList).current
+        shown = self.session.a.shown
+        if row is None or shown is None:
+            self.notify("Nothing to explain yet: the evaluation is still running.", severity="warning")
+            return
+        try:
+            explanation = explainer_for(self.session.evaluator).explain(shown.config, row.question.id)
+        except ChunkscopeError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.app.push_screen(AnatomyScreen(explanation))
 
     def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
         row = self.query_one(QuestionList).current

@@ -1,0 +1,54 @@
+"""``chunkscope explain``: why a question's evidence chunk ranked where it did."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.markdown import Markdown
+
+from chunkscope.analysis.explain import Explainer
+from chunkscope.cli import common, render
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.eval import to_json
+from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
+
+NAME = "explain"
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        NAME,
+        help="take a question's scores apart: the evidence chunk beside the chunk that outranked it",
+        description=(
+            "Score anatomy of one or more questions under one configuration: per query term tf, idf, length "
+            "normalisation and contribution (BM25, overlap), cosines and best sentences (dense), each part's "
+            "1/(k+rank) (rrf), first-stage and final ranks (rerank)."
+        ),
+    )
+    parser.add_argument("question_ids", nargs="+", metavar="QID", help="question id(s)")
+    common.add_input_options(parser)
+    common.add_config_options(parser, many_chunkers=False)
+    common.add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate the configuration, explain each question, print and write reports."""
+    config = common.configs_from_args(args, [args.chunker])[0]
+    common.check_outputs(args, [config])
+    dataset = common.load_from_args(args)
+    explainer = Explainer(Evaluator(dataset.corpus, dataset.questions.questions))
+    explanations = [explainer.explain(config, question_id) for question_id in dict.fromkeys(args.question_ids)]
+    console = render.console(stderr=common.stdout_is_data(args))
+    console.print(Markdown(explain_markdown(explanations)))
+    common.write_outputs(
+        args,
+        {
+            "json": lambda: to_json(explain_report(explanations)),
+            "csv": lambda: explain_csv(explanations),
+            "markdown": lambda: explain_markdown(explanations),
+        },
+    )
+    return common.EXIT_OK
