@@ -22,10 +22,11 @@ class PythonChunker:
 
     The function returns, for one document's text, either ``(start, end)`` pairs (character
     offsets, ``0 <= start < end <= len(text)``, in any order: they are sorted by start, then end;
-    the same pair twice is an error; pairs may overlap) or chunk texts in document order, placed by
+    pairs may overlap) or chunk texts in document order, placed by
     :func:`chunkscope.chunkers.library_offsets.locate_texts` (an ambiguous or missing text is an
-    error). Parameters after the target are passed as keyword arguments (see ``FreeParams`` in
-    :mod:`chunkscope.spec.grammar` for how values are typed).
+    error). The same chunk twice is an error either way. Parameters after the target are passed
+    as keyword arguments (see ``FreeParams`` in :mod:`chunkscope.spec.grammar` for how values are
+    typed).
     """
 
     target: str = field(
@@ -42,7 +43,8 @@ class PythonChunker:
 
     def chunk_document(self, document: Document) -> list[Chunk]:
         label = format_spec(self)
-        result = call_plugin(label, load_function(self.target), document.text, **dict(self.params))
+        function = load_function(self.target)
+        result = call_plugin(label, f"document '{document.id}'", function, document.text, **dict(self.params))
         spans = plugin_spans(result, document, label)
         return [make_chunk(document, index, start, end) for index, (start, end) in enumerate(spans)]
 
@@ -55,13 +57,16 @@ def plugin_spans(result: Any, document: Document, label: str) -> list[tuple[int,
     if not result:
         return []
     if all(isinstance(item, str) for item in result):
-        return locate_texts(document.text, result, label, document.id)
-    spans = [_pair(item, position, where) for position, item in enumerate(result)]
-    length = len(document.text)
-    for start, end in spans:
-        if not 0 <= start < end <= length:
-            raise PluginError(f"{where} returned chunk ({start}, {end}): a chunk needs 0 <= start < end <= {length}")
-    spans.sort()
+        spans = locate_texts(document.text, result, label, document.id)
+    else:
+        spans = [_pair(item, position, where) for position, item in enumerate(result)]
+        length = len(document.text)
+        for start, end in spans:
+            if not 0 <= start < end <= length:
+                raise PluginError(
+                    f"{where} returned chunk ({start}, {end}): a chunk needs 0 <= start < end <= {length}"
+                )
+        spans.sort()
     for previous, current in itertools.pairwise(spans):
         if previous == current:
             raise PluginError(f"{where} returned chunk {current} twice")

@@ -58,7 +58,8 @@ class PluginIndex:
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
         function = load_function(self.params.target)
-        result = call_plugin(self.label, function, list(questions), self.units, **dict(self.params.params))
+        context = f"ranking {len(questions)} questions over {len(self.units)} units"
+        result = call_plugin(self.label, context, function, list(questions), self.units, **dict(self.params.params))
         if isinstance(result, str | bytes | Mapping) or not isinstance(result, Sequence):
             raise PluginError(f"{self.label} returned {type(result).__name__}: expected one ranking per question")
         if len(result) != len(questions):

@@ -94,8 +94,10 @@ def _import_failure(module_name: str, exc: BaseException) -> PluginError:
     return PluginError(f"{frame}cannot import plugin module '{module_name}': {_describe(exc)}")
 
 
-def call_plugin(label: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def call_plugin(label: str, context: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``function(*args, **kwargs)``; an exception becomes a PluginError at the user's file and line.
+
+    ``label`` names the plugin (its spec) and ``context`` what it was doing (``document 'a.md'``).
 
     A result that is an iterator (a generator function) is read to the end here, so an exception
     raised while it yields is reported the same way; a list comes back as a list.
@@ -106,7 +108,7 @@ def call_plugin(label: str, function: Callable[..., Any], *args: Any, **kwargs: 
             result = list(result)
     except Exception as exc:
         frame = _user_frame(exc.__traceback__, _user_files(function))
-        raise PluginError(f"{frame}plugin '{label}' raised {_describe(exc)}") from None
+        raise PluginError(f"{frame}plugin '{label}' raised {_describe(exc)} ({context})") from None
     return result
 
 
