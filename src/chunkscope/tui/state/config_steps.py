@@ -168,7 +168,8 @@ def cycle_overflow(config: Config) -> Config:
 def config_step(name: str, step: int, remembered: dict[str, str]) -> Callable[[Config], Config]:
     """The configuration change a key asks for, as a function of the current configuration.
 
-    ``remembered`` is the last spec used per strategy name, so cycling back restores its parameters.
+    ``remembered`` is the last spec used per strategy kind and name (``"chunker fixed"``), so cycling back
+    restores its parameters.
     """
     steps: dict[str, Callable[[Config], Config]] = {
         "chunker": lambda c: cycle_strategy(c, "chunker", step, remembered),
