@@ -60,6 +60,10 @@ class LangchainChunker:
     unit: str = field(default="chars", metadata={"omit_default": True})
     tokenizer: str | None = field(default=None, metadata={"omit_default": True})
     _splitter: Any = field(init=False, repr=False, compare=False, default=None)
+    _glue: tuple[str, str] | None = field(init=False, repr=False, compare=False, default=None)
+    """``(pattern, joiner)`` when the splitter glues parts back with its separator (see :func:`glue`)."""
+    _gap: str = field(init=False, repr=False, compare=False, default="")
+    """What the splitter leaves out between chunks, as a regular expression (see :func:`gap`)."""
 
     def __post_init__(self) -> None:
         allowed = SPLITTERS.get(self.splitter)
@@ -76,7 +80,10 @@ class LangchainChunker:
         # LangChain logs "Created a chunk of size ..." for every oversized piece: a handler of its own keeps
         # that off stderr (logging's last resort) unless the application configured logging itself.
         logging.getLogger("langchain_text_splitters").addHandler(_QUIET)
-        object.__setattr__(self, "_splitter", self._build(module, tokenizer))
+        splitter = self._build(module, tokenizer)
+        object.__setattr__(self, "_splitter", splitter)
+        object.__setattr__(self, "_glue", glue(splitter))
+        object.__setattr__(self, "_gap", gap(splitter))
 
     def _build(self, module: Any, tokenizer: str | None) -> Any:
         """The splitter object, with only the arguments the spec gives (ValueError from LangChain passes through)."""
@@ -100,15 +107,13 @@ class LangchainChunker:
         pieces = self._splitter.split_text(document.text)
         owner = self
         bound = self.chunk_overlap if self.tokenizer is None else None
-        gap = _gap(self._splitter)
-        glue = _glue(self._splitter)
         try:
-            if glue is None:
-                spans = locate_texts(document.text, pieces, owner, document.id, bound, gap)
+            if self._glue is None:
+                spans = locate_texts(document.text, pieces, owner, document.id, bound, self._gap)
             else:
-                spans = locate_joined(document.text, pieces, owner, document.id, *glue, bound, gap)
+                spans = locate_joined(document.text, pieces, owner, document.id, *self._glue, bound, self._gap)
         except LocateError as exc:
-            if self._splitter._keep_separator or glue is not None:
+            if self._splitter._keep_separator or self._glue is not None:
                 raise
             raise LocateError(
                 f"{exc} (without keep_separator LangChain glues pieces back with the separator, so a chunk may not "
@@ -124,17 +129,17 @@ def _separator_patterns(splitter: Any) -> list[str]:
     return [separator if regex else re.escape(separator) for separator in separators if separator]
 
 
-def _gap(splitter: Any) -> str:
+def gap(splitter: Any) -> str:
     """What LangChain leaves out between chunks: whitespace (stripped edges), and separators it does not keep."""
     if splitter._keep_separator:
         return r"\s*" if splitter._strip_whitespace else ""
-    glue = _glue(splitter)
-    if glue is not None:
-        return rf"(?:\s|{re.escape(glue[1])})*"  # in the collapsed text each run of separators is one joiner
+    joined = glue(splitter)
+    if joined is not None:
+        return rf"(?:\s|{re.escape(joined[1])})*"  # in the collapsed text each run of separators is one joiner
     return rf"(?:\s|{'|'.join(_separator_patterns(splitter))})*"
 
 
-def _glue(splitter: Any) -> tuple[str, str] | None:
+def glue(splitter: Any) -> tuple[str, str] | None:
     """``(pattern, joiner)`` when the splitter glues its parts back with the separator, else None.
 
     That is ``CharacterTextSplitter`` without ``keep_separator`` and with a separator that is not a

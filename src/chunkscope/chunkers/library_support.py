@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+import itertools
+import operator
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -79,24 +81,28 @@ def set_unit(chunker: object) -> str | None:
     return tokenizer
 
 
-def chunks_at_offsets(document: Document, located: Iterable[tuple[int, str]], owner: object) -> list[Chunk]:
-    """Chunks ``doc#i`` from a library's own ``(start, text)`` pairs, after checking each offset.
+def chunks_at_offsets(document: Document, starts: Sequence[int], pieces: Sequence[str], owner: object) -> list[Chunk]:
+    """Chunks ``doc#i`` from a library's own chunk texts and their start offsets, after checking each offset.
 
     A library that reported byte offsets, or offsets into another text, fails here with a
     ChunkscopeError naming the chunk (``owner`` is the chunker, shown by its spec), rather than
     giving chunks whose text is not what it chunked.
     """
     text, doc_id = document.text, document.id
-    chunks: list[Chunk] = []
-    append = chunks.append
-    for index, (start, piece) in enumerate(located):
-        if not piece or start < 0 or not text.startswith(piece, start):
-            raise ChunkscopeError(
-                f"{format_spec(owner, short=True)}: chunk {index} of document '{doc_id}' reported at offset {start}, "
-                "where the document holds other text"
-            )
-        append(Chunk(f"{doc_id}#{index}", doc_id, start, start + len(piece), piece))
-    return chunks
+    # Checked and built with map: C-level loops, as this runs once per chunk of every library chunking.
+    if not (all(pieces) and min(starts, default=0) >= 0 and all(map(text.startswith, pieces, starts))):
+        index = next(
+            i
+            for i, (start, piece) in enumerate(zip(starts, pieces, strict=True))
+            if not piece or start < 0 or not text.startswith(piece, start)
+        )
+        raise ChunkscopeError(
+            f"{format_spec(owner, short=True)}: chunk {index} of document '{doc_id}' reported at offset "
+            f"{starts[index]}, where the document holds other text"
+        )
+    ends = list(map(operator.add, starts, map(len, pieces)))
+    ids = [f"{doc_id}#{index}" for index in range(len(pieces))]
+    return list(map(Chunk, ids, itertools.repeat(doc_id), starts, ends, pieces))
 
 
 def chunks_at_spans(document: Document, spans: Sequence[tuple[int, int]]) -> list[Chunk]:

@@ -39,4 +39,4 @@ class SemchunkChunker:
 
     def chunk_document(self, document: Document) -> list[Chunk]:
         pieces, offsets = self._chunker(document.text, offsets=True, overlap=self.overlap or None)
-        return chunks_at_offsets(document, zip([start for start, _ in offsets], pieces, strict=True), self)
+        return chunks_at_offsets(document, [start for start, _ in offsets], pieces, self)

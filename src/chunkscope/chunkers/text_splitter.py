@@ -45,4 +45,8 @@ class TextSplitterChunker:
         object.__setattr__(self, "_splitter", splitter)
 
     def chunk_document(self, document: Document) -> list[Chunk]:
-        return chunks_at_offsets(document, self._splitter.chunk_indices(document.text), self)
+        indexed = self._splitter.chunk_indices(document.text)
+        if not indexed:
+            return []
+        starts, pieces = zip(*indexed, strict=True)
+        return chunks_at_offsets(document, starts, pieces, self)
