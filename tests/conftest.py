@@ -20,6 +20,8 @@ from chunkscope.retrievers.rerank import scorers
 
 REPO = Path(__file__).resolve().parents[1]
 JSQUAD = Path(os.environ.get("CHUNKSCOPE_JSQUAD", REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"))
+PLUGINS = REPO / "tests" / "fixtures" / "plugins"
+"""Holds the example plugin package ``cs_plugins`` (python: chunkers and retrievers)."""
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +44,13 @@ def jsquad(jsquad_path: Path) -> Dataset:
 def sample() -> Dataset:
     """The bundled sample data."""
     return load_dataset()
+
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Puts the example plugins on ``sys.path`` (``cs_plugins.chunking:windows`` ...) for one test."""
+    monkeypatch.syspath_prepend(str(PLUGINS))
+    return PLUGINS
 
 
 class Unprivileged:

@@ -51,7 +51,7 @@ def test_config_step_maps_each_key_to_its_ladder() -> None:
     assert config_step("budget", 1, remembered)(FIXED_200).budget == 200
     assert config_step("overflow", 1, remembered)(FIXED_200).overflow == "skip"
     assert config_step("chunker", 1, remembered)(FIXED_200).chunker != FIXED_200.chunker
-    assert remembered == {"fixed": FIXED_200.chunker}
+    assert remembered == {"chunker fixed": FIXED_200.chunker}
 
 
 def test_document_chunks_agree_before_and_after_evaluation(sample: Dataset) -> None:

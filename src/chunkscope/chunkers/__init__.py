@@ -1,6 +1,17 @@
 """Chunkers, registered by name; importing this package registers the built-ins."""
 
-from chunkscope.chunkers import fixed, imported, markdown, paragraph, parent, recursive
+from chunkscope.chunkers import (
+    fixed,
+    imported,
+    langchain_splitters,
+    markdown,
+    paragraph,
+    parent,
+    plugin,
+    recursive,
+    semchunk_chunker,
+    text_splitter,
+)
 from chunkscope.chunkers.base import Chunker, Chunking, chunk_corpus, chunkers
 from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
@@ -11,11 +22,15 @@ __all__ = [
     "chunkers",
     "fixed",
     "imported",
+    "langchain_splitters",
     "markdown",
     "paragraph",
     "parent",
     "parse_chunker",
+    "plugin",
     "recursive",
+    "semchunk_chunker",
+    "text_splitter",
 ]
 
 

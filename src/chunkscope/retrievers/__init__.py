@@ -1,7 +1,7 @@
 """Retrievers, registered by name; importing this package registers the built-ins."""
 
 from chunkscope.results import Ranking
-from chunkscope.retrievers import bm25, dense, overlap, rerank, rrf, run
+from chunkscope.retrievers import bm25, dense, overlap, plugin, rerank, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
 from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
@@ -13,6 +13,7 @@ __all__ = [
     "dense",
     "overlap",
     "parse_retriever",
+    "plugin",
     "rerank",
     "retrievers",
     "rrf",

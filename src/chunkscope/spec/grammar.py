@@ -20,6 +20,18 @@ is taken literally: spaces, commas and ``none`` included. A required field may
 carry field metadata ``{"missing": MESSAGE}``: the error when a spec leaves it out. A field with metadata
 ``{"omit_default": True}`` is left out of the canonical form while it holds its default, so
 adding such a parameter to a strategy keeps every existing canonical spec string as it was.
+
+Quoted atoms also read ``\\n``, ``\\t`` and ``\\r`` as a line break, a tab and a carriage return
+(the canonical form writes those characters so). A field typed ``tuple[str, ...]`` (not a
+strategy) takes atoms joined by ``+``: ``separators="\\n\\n"+"\\n"+" "``.
+
+A strategy may declare one field with metadata ``{"free_params": True}``, typed
+:data:`FreeParams`: every ``KEY=value`` whose key is not one of its fields lands there, sorted by
+key (a plugin's own parameters). An unquoted free value is an int (``12``), a float (``0.5``,
+``1e-3``), a bool (``true``/``false``) or else a string; a quoted one is always a string. A nested
+spec written without parentheses takes no free parameters (they belong to the outer spec), so a
+nested plugin with parameters is written ``rrf:bm25+(python:pkg.mod:rank,alpha=0.5)``.
+
 Specs nest at most :data:`MAX_DEPTH` (32) levels deep.
 """
 
@@ -27,6 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -63,6 +76,10 @@ reads ``imported`` (alone or nested) as ``imported:path=FILE``; the spec it writ
 
 NO_DEFAULTS: SpecDefaults = MappingProxyType({})
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+"""A finite decimal number (``inf`` and ``nan`` stay strings); integers match _INTEGER first."""
+
 
 def parse_spec(text: str, table: StrategyTable[T], defaults: SpecDefaults = NO_DEFAULTS) -> T:
     """Parse a whole spec string of ``table``'s kind into a strategy instance."""
@@ -76,14 +93,18 @@ def format_spec(strategy: object, short: bool = False) -> str:
     """Canonical spec string of a strategy: name and every parameter, in field order.
 
     Parameters marked ``omit_default`` are left out while they equal their default. With ``short``,
-    every parameter equal to its default is left out (for display).
+    every parameter equal to its default is left out (for display). Free parameters come last.
     """
     name = getattr(strategy, "spec_name", type(strategy).__name__)
     params: list[str] = []
+    free: list[str] = []
     for f in dataclasses.fields(strategy):  # type: ignore[arg-type]
         if not f.init or f.metadata.get("hidden"):
             continue
         value = getattr(strategy, f.name)
+        if f.metadata.get("free_params"):
+            free = [f"{key}={_format_free_value(item)}" for key, item in value]
+            continue
         at_default = f.default is not dataclasses.MISSING and value == f.default
         if at_default and (f.metadata.get("omit_default") or (short and not f.metadata.get("always_show"))):
             continue
@@ -91,6 +112,7 @@ def format_spec(strategy: object, short: bool = False) -> str:
             params.append(_format_value(value, short))
         else:
             params.append(f"{f.name}={_format_value(value, short)}")
+    params += free
     return f"{name}:{','.join(params)}" if params else name
 
 
@@ -105,16 +127,47 @@ def _format_value(value: object, short: bool = False) -> str:
     if value is None:
         return "none"
     if isinstance(value, str) and _needs_quotes(value):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return _quoted(value)
     return str(value)
 
 
-_SPECIAL = frozenset(',()+"\\')
+def _quoted(text: str) -> str:
+    """``text`` as a double-quoted atom that reads back as itself."""
+    return '"' + "".join(_ESCAPES.get(char, char) for char in text) + '"'
+
+
+def _format_free_value(value: object) -> str:
+    """A free parameter's value, quoted when unquoted it would read back as something else."""
+    if isinstance(value, str) and (_needs_quotes(value) or _free_atom(value) != value):
+        return _quoted(value)
+    return _format_value(value)
+
+
+_SPECIAL = frozenset(',()+"\\\n\t\r')
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+"""How a character is written inside quotes."""
+_UNESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+"""What a backslash before each of these letters means inside quotes (any other escaped character is itself)."""
+
+FreeParams = tuple[tuple[str, str | int | float | bool], ...]
+"""The type of a ``free_params`` field: ``(key, value)`` pairs sorted by key."""
 
 
 def _needs_quotes(text: str) -> bool:
     """True when an atom would not read back as this exact string unquoted."""
     return text != text.strip() or text.lower() in ("", "none", "null") or any(char in _SPECIAL for char in text)
+
+
+def _free_atom(raw: str) -> str | int | float | bool:
+    """An unquoted free value: int, finite float, bool (``true``/``false``), else the string itself."""
+    text = raw.strip()
+    if _INTEGER.fullmatch(text):
+        return int(text)
+    if _DECIMAL.fullmatch(text):
+        return float(text)
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
 
 
 class _Parser:
@@ -150,7 +203,11 @@ class _Parser:
         name = self.read_name()
         cls = reg.get(name)
         fields = _init_fields(cls)
+        free = _free_params_field(cls)
+        if free is not None:
+            del fields[free]  # not a key of its own: it collects the keys the strategy does not declare
         values: dict[str, Any] = {}
+        extras: dict[str, Any] = {}
         if self.peek() == ":":
             self.pos += 1
             positional = _positional_field(cls)
@@ -164,6 +221,17 @@ class _Parser:
             while more:
                 mark = self.pos
                 key = self.read_name()
+                if key not in fields and free is not None and not nested:
+                    if key in extras:
+                        raise self.fail(f"{reg.kind} '{name}' parameter '{key}' is given twice")
+                    if self.peek() != "=":
+                        raise self.fail(f"expected '=' after '{key}'")
+                    self.pos += 1
+                    extras[key] = self.parse_free_value(in_list)
+                    if self.peek() != ",":
+                        break
+                    self.pos += 1
+                    continue
                 if key not in fields:
                     if nested and values:
                         self.pos = mark - 1  # give the comma back to the outer spec
@@ -182,6 +250,8 @@ class _Parser:
                 if self.peek() != ",":
                     break
                 self.pos += 1
+        if free is not None and extras:
+            values[free] = tuple(sorted(extras.items()))
         for key, value in self.defaults.get(cls, {}).items():
             values.setdefault(key, value)
         missing = [f for f in _required_fields(cls) if f.name not in values]
@@ -209,13 +279,43 @@ class _Parser:
                 self.pos += 1
                 items.append(self.parse_nested(reg, True))
             return tuple(items) if many else items[0]
+        element = _atom_tuple_element(hint)
+        if element is not None:
+            return self.parse_atom_tuple(owner, key, hint, element)
         if self.peek() == '"':
             return _convert_atom(self.read_quoted(), hint, owner, key, self, quoted=True)
+        return _convert_atom(self.read_atom(in_list), hint, owner, key, self)
+
+    def read_atom(self, in_list: bool) -> str:
+        """An unquoted atom: up to the next ``,`` or ``)`` (or ``+`` inside a list)."""
         stops = ",)+" if in_list else ",)"
         start = self.pos
         while self.pos < len(self.text) and self.text[self.pos] not in stops:
             self.pos += 1
-        return _convert_atom(self.text[start : self.pos], hint, owner, key, self)
+        return self.text[start : self.pos]
+
+    def parse_atom_tuple(self, owner: str, key: str, hint: Any, element: Any) -> tuple[Any, ...] | None:
+        """Atoms joined by ``+`` for a ``tuple[T, ...]`` field (an unquoted ``none`` when it may be None)."""
+        if self.peek() != '"':
+            mark = self.pos
+            if self.read_atom(True).strip().lower() in ("none", "null") and _allows_none(hint):
+                return None
+            self.pos = mark
+        items = []
+        while True:
+            if self.peek() == '"':
+                items.append(_convert_atom(self.read_quoted(), element, owner, key, self, quoted=True))
+            else:
+                items.append(_convert_atom(self.read_atom(True), element, owner, key, self))
+            if self.peek() != "+":
+                return tuple(items)
+            self.pos += 1
+
+    def parse_free_value(self, in_list: bool) -> str | int | float | bool:
+        """A free parameter's value: quoted, always a string; unquoted, read by :func:`_free_atom`."""
+        if self.peek() == '"':
+            return self.read_quoted()
+        return _free_atom(self.read_atom(in_list))
 
     def read_quoted(self) -> str:
         """A double-quoted atom with backslash escapes; the position ends after the closing quote."""
@@ -225,7 +325,8 @@ class _Parser:
         while self.pos < len(self.text):
             char = self.text[self.pos]
             if char == "\\" and self.pos + 1 < len(self.text):
-                chars.append(self.text[self.pos + 1])
+                escaped = self.text[self.pos + 1]
+                chars.append(_UNESCAPES.get(escaped, escaped))
                 self.pos += 2
                 continue
             self.pos += 1
@@ -272,6 +373,31 @@ def _required_fields(cls: type) -> list[dataclasses.Field[Any]]:
 def _positional_field(cls: type) -> str | None:
     """The field a spec may give first without its key, if the strategy declares one."""
     return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("positional")), None)
+
+
+def _free_params_field(cls: type) -> str | None:
+    """The field that collects a strategy's undeclared ``KEY=value`` parameters, if it has one."""
+    return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("free_params")), None)
+
+
+def _union_options(hint: Any) -> list[Any]:
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return list(typing.get_args(hint))
+    return [hint]
+
+
+def _allows_none(hint: Any) -> bool:
+    return type(None) in _union_options(hint)
+
+
+def _atom_tuple_element(hint: Any) -> Any:
+    """``T`` for a field typed ``tuple[T, ...]`` (or that or None), else None."""
+    for option in _union_options(hint):
+        if typing.get_origin(option) is tuple:
+            args = typing.get_args(option)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return args[0]
+    return None
 
 
 def _nested_table(hint: Any) -> StrategyTable[object] | None:

@@ -28,7 +28,7 @@ from chunkscope.cli import main
             "fixed:Size=10",
             "chunker 'fixed' has no parameter 'Size' (valid: size, overlap, unit, tokenizer)",
         ),
-        ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, markdown"),
+        ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, langchain, markdown"),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),
         ("--chunker", "parent:child=fixed:size=10,parent=(markdown", "missing ')'"),
@@ -48,7 +48,7 @@ from chunkscope.cli import main
         (
             "--retriever",
             "rrf:bm25+tfidf",
-            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, overlap, rerank, rrf, run",
+            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, overlap, python, rerank, rrf, run",
         ),
         ("--retriever", "bm25:tokenizer=mecab", "unknown tokenizer 'mecab'; valid tokenizers: default, sudachi"),
         ("--retriever", "rrf:bm25+overlap:tokenizer=mecab", "unknown tokenizer 'mecab'"),

@@ -130,12 +130,13 @@ def spec_name(spec: str) -> str:
 def cycle_strategy(config: Config, kind: StrategyKind, step: int, remembered: dict[str, str]) -> Config:
     """The next chunker or retriever by name; a strategy used before comes back with its last parameters."""
     current = config.chunker if kind == "chunker" else config.retriever
-    remembered[spec_name(current)] = current
-    names = cyclable_names(kind)
-    if not names:
-        raise StepError(f"no {kind} works with default parameters")
+    # Keyed by kind too: a name can be both a chunker and a retriever (python:).
+    remembered[f"{kind} {spec_name(current)}"] = current
+    used = [key.split(" ", 1)[1] for key in remembered if key.startswith(f"{kind} ")]
+    # A strategy that needs parameters (a python: plugin) joins the cycle once it has been used.
+    names = tuple(sorted({*cyclable_names(kind), *used}))
     name = cycle(names, spec_name(current), step)
-    spec = remembered.get(name, name)
+    spec = remembered.get(f"{kind} {name}", name)
     if kind == "chunker":
         return make_config(
             spec,
@@ -191,7 +192,8 @@ def cycle_overflow(config: Config) -> Config:
 def config_step(name: str, step: int, remembered: dict[str, str]) -> Callable[[Config], Config]:
     """The configuration change a key asks for, as a function of the current configuration.
 
-    ``remembered`` is the last spec used per strategy name, so cycling back restores its parameters.
+    ``remembered`` is the last spec used per strategy kind and name (``"chunker fixed"``), so cycling back
+    restores its parameters.
     """
     steps: dict[str, Callable[[Config], Config]] = {
         "chunker": lambda c: cycle_strategy(c, "chunker", step, remembered),

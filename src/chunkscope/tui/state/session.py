@@ -35,7 +35,7 @@ class Session:
         self.progress = ""
         """What the evaluation worker is doing, e.g. ``fixed:size=300/bm25: ranking``."""
         self.remembered_specs: dict[str, str] = {}
-        """Last spec used per strategy name, so cycling back restores its parameters."""
+        """Last spec used per strategy kind and name (``"chunker fixed"``), so cycling back restores its parameters."""
         self._comparisons: dict[tuple[Config, Config], Comparison] = {}
         self._rows: dict[tuple[Config, Config | None, bool], tuple[QuestionRow, ...]] = {}
         self._document_chunks = DocumentChunks(self.evaluator)
