@@ -524,3 +524,32 @@ async def test_no_color_keeps_every_glyph(sample: Dataset, monkeypatch: pytest.M
         for y, row in enumerate(question_list.rows[top : top + 20]):
             assert row.status_b is not None
             assert question_list.render_line(y).text.startswith(f" {row.status.glyph}{row.status_b.glyph} ")
+
+
+@async_test
+async def test_choosing_a_gold_finding_selects_its_question() -> None:
+    from pathlib import Path
+
+    from textual.widgets import OptionList
+
+    from chunkscope.io.dataset import load_dataset
+    from chunkscope.io.quotes import parse_match_policy
+    from chunkscope.pipeline.config import make_config
+    from chunkscope.tui.screens.gold import GoldScreen
+
+    gold = Path(__file__).resolve().parents[1] / "fixtures" / "gold"
+    dataset = load_dataset(gold / "corpus", gold / "fixable.jsonl", gold_match=parse_match_policy("fuzzy"))
+    app = make_app(dataset, make_config("fixed:size=120"))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("g")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, GoldScreen)
+        findings = screen.check.findings
+        target = next(i for i, finding in enumerate(findings) if finding.question != app.session.selected_id)
+        screen.query_one(OptionList).highlighted = target
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, GoldScreen)
+        assert app.session.selected_id == findings[target].question

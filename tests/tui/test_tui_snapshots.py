@@ -7,13 +7,16 @@ and look at the SVGs in ``__snapshots__`` before committing them.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, make_app, settle
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from chunkscope.io.dataset import Dataset
+from chunkscope.io.dataset import Dataset, load_dataset
+from chunkscope.io.quotes import parse_match_policy
+from chunkscope.pipeline.config import make_config
 
 Steps = Callable[[Pilot[None]], Awaitable[None]]
 
@@ -80,3 +83,20 @@ def test_inspect_question_delivered_in_pieces(snap_compare: Any, sample: Dataset
     # q39 under fixed:size=200: its gold is cut at 400, but both pieces are delivered (ranks 1 and 4):
     # ⧉ in the list, state pieces, and the cause line says every character reached the context.
     assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("slash", "q", "3", "9", "enter"))
+
+
+def _gold_fixture() -> Dataset:
+    """The gold-check fixture, quotes located up to fuzzy: f1 normalised, f2 fuzzy, f3 edge whitespace."""
+    gold = Path(__file__).resolve().parents[1] / "fixtures" / "gold"
+    return load_dataset(gold / "corpus", gold / "fixable.jsonl", gold_match=parse_match_policy("fuzzy"))
+
+
+def test_approximate_gold_is_marked_in_the_ranked_header(snap_compare: Any) -> None:
+    # f1's quote has straight quotes and a line break where the corpus has “ ” and a space: ≈ normalized.
+    app = make_app(_gold_fixture(), make_config("fixed:size=120"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after())
+
+
+def test_gold_integrity_list(snap_compare: Any) -> None:
+    app = make_app(_gold_fixture(), make_config("fixed:size=120"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=after("g"))

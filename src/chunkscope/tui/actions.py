@@ -43,6 +43,8 @@ class Place(Enum):
     """``DocumentView``."""
     ANATOMY = "anatomy"
     """``AnatomyScreen``."""
+    GOLD = "gold"
+    """``GoldScreen``."""
 
 
 NAMESPACES = {
@@ -61,6 +63,7 @@ NAMESPACES = {
     "help": "Help",
     "form": "Form",
     "anatomy": "Anatomy",
+    "gold": "Gold",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
@@ -332,6 +335,15 @@ ACTIONS: tuple[Action, ...] = (
         Place.INSPECT,
         show=False,
     ),
+    Action(
+        "view.gold",
+        "g",
+        "gold",
+        "gold",
+        "Gold integrity: quotes not found, ambiguous or approximate, spans cut mid-word, duplicates; enter jumps",
+        Place.SESSION,
+        show=False,
+    ),
     # -- the split view
     Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
     Action(
@@ -349,6 +361,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("help.close", "escape,question_mark,q", "app.pop_screen", "close", "Close the help", Place.HELP),
     Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),
     Action("anatomy.close", "escape,a", "app.pop_screen", "close", "Back to the question view", Place.ANATOMY),
+    Action("gold.close", "escape,g", "close", "close", "Back to the question view", Place.GOLD),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
     # -- the transition matrix
     Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),

@@ -28,7 +28,11 @@ from chunkscope.cli import main
             "fixed:Size=10",
             "chunker 'fixed' has no parameter 'Size' (valid: size, overlap, unit, tokenizer)",
         ),
-        ("--chunker", "shingle:size=3", "unknown chunker 'shingle'; valid chunkers: fixed, imported, langchain, markdown"),
+        (
+            "--chunker",
+            "shingle:size=3",
+            "unknown chunker 'shingle'; valid chunkers: fixed, imported, langchain, markdown",
+        ),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),
         ("--chunker", "parent:child=fixed:size=10,parent=(markdown", "missing ')'"),

@@ -19,6 +19,7 @@ from chunkscope.model import Chunk
 from chunkscope.results import Config, QuestionResult
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.state.config_steps import StepError, config_step
 from chunkscope.tui.state.filters import FilterChanges, ViewName, filter_cycle
@@ -180,6 +181,16 @@ class SessionScreen(SyncedScreen):
             self.notify("No failing question in this list.", severity="warning")
             return
         question_list.select(row.question.id)
+
+    def action_gold(self) -> None:
+        """Open the gold integrity list; choosing a finding selects its question."""
+        self.app.push_screen(GoldScreen(self.session.gold_check()), self._go_to_finding)
+
+    def _go_to_finding(self, question_id: str | None) -> None:
+        if question_id is not None and question_id in self.session.question_index:
+            # The model first: the screen re-syncs its list from the session when the dialog closes.
+            self.session.selected_id = question_id
+            self.go_to_question(question_id)
 
     def go_to_question(self, question_id: str) -> None:
         """Select a question, clearing the filter when it hides the question."""

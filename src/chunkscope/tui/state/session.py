@@ -9,6 +9,7 @@ from typing import Unpack
 
 from chunkscope.analysis.compare import Comparison
 from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.analysis.gold import GoldCheck, check_gold
 from chunkscope.io.sources import Dataset
 from chunkscope.model import Chunk, Question
 from chunkscope.pipeline.evaluate import Evaluator
@@ -40,6 +41,7 @@ class Session:
         self._rows: dict[tuple[Config, Config | None, bool], tuple[QuestionRow, ...]] = {}
         self._document_chunks = DocumentChunks(self.evaluator)
         self.question_index: dict[str, int] = {q.id: i for i, q in enumerate(self.questions)}
+        self._gold_check: GoldCheck | None = None
         """Question id -> position in the question set."""
 
     # -- configurations and results
@@ -179,6 +181,12 @@ class Session:
         return self._document_chunks.of(config, doc_id)
 
     # -- exports
+
+    def gold_check(self) -> GoldCheck:
+        """The gold integrity findings of the loaded questions (computed once, on first use)."""
+        if self._gold_check is None:
+            self._gold_check = check_gold(self.dataset.corpus, self.dataset.questions)
+        return self._gold_check
 
     def is_input_path(self, target: str | Path) -> bool:
         """True when writing ``target`` would replace an input file or write inside an input directory."""

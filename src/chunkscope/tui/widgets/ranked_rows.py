@@ -67,6 +67,9 @@ def header_strips(
         details.append("lost: no chunk holds the evidence")
     if result.duplicate_chars:
         details.append(f"{result.duplicate_chars} chars re-sent")
+    approximate = sorted({label for labels in result.gold_match for label in labels if label != "exact"})
+    if approximate:
+        details.append(f"≈ gold located {', '.join(approximate)}")
     line2 = [Segment(" · ".join(details), styles.component("detail"))]
     if Strip(segments).cell_length + 2 + cell_len(evidence_segment.text) <= width:
         lines = [[*segments, Segment("  ", header), evidence_segment], line2]
