@@ -23,6 +23,7 @@ from chunkscope.results import (
     Ranking,
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
+from chunkscope.retrievers.base import build_index
 
 Progress = Callable[[str, int, int], None]
 
@@ -90,7 +91,7 @@ class Evaluator:
         key = (config.chunker, config.retriever)
         if key not in self._indexes:
             report("indexing", 0, 1)
-            self._indexes[key] = parse_retriever(config.retriever).build(units)
+            self._indexes[key] = build_index(parse_retriever(config.retriever), units, self.corpus)
         ranking_key = (config.chunker, config.retriever, config.depth)
         if ranking_key not in self._rankings:
             report("ranking", 0, len(self.questions))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.spec.grammar import registry
 
@@ -32,6 +32,20 @@ class Retriever(Protocol):
     """A retrieval strategy; building it over units gives a RetrieverIndex."""
 
     def build(self, units: Sequence[Chunk]) -> RetrieverIndex: ...
+
+
+@runtime_checkable
+class CorpusRetriever(Protocol):
+    """A retriever that shares work across chunkings of one corpus (the lexical ones tokenise each document once)."""
+
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> RetrieverIndex: ...
+
+
+def build_index(retriever: Retriever, units: Sequence[Chunk], corpus: Corpus | None = None) -> RetrieverIndex:
+    """``retriever`` built over ``units``; given the corpus they were cut from, retrievers that can reuse it do."""
+    if corpus is not None and isinstance(retriever, CorpusRetriever):
+        return retriever.build_over(units, corpus)
+    return retriever.build(units)
 
 
 def tie_break_positions(units: Sequence[Chunk]) -> np.ndarray:

@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chunkscope.tokenize.base import tokenizers
 
-# ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark,
-# iteration marks, 〇, small Ainu katakana and the supplementary-plane ideographs
-# of names such as 𠮷). NFKC already turned half-width katakana into full width.
-_TOKEN_RUNS = re.compile(
-    r"[a-z0-9]+"
-    r"|[\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc"
-    r"\u3007\u31f0-\u31ff\U00020000-\U0003ffff]+"
+if TYPE_CHECKING:
+    from chunkscope.tokenize.streams import DocumentTokens
+
+CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3041, 0x309F),  # Hiragana
+    (0x30A0, 0x30FF),  # Katakana, incl. the prolonged sound mark ー
+    (0x31F0, 0x31FF),  # small Ainu katakana
+    (0x3400, 0x4DBF),  # CJK extension A
+    (0x4E00, 0x9FFF),  # CJK unified ideographs
+    (0xF900, 0xFAFF),  # compatibility ideographs
+    (0x20000, 0x3FFFF),  # supplementary-plane ideographs (names such as 𠮷)
 )
+"""Inclusive code-point ranges of the characters that form CJK runs (after NFKC and lower-casing)."""
+
+_CJK_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES)
+# ASCII words, or runs of Han / Hiragana / Katakana. NFKC already turned half-width katakana into full width.
+_TOKEN_RUNS = re.compile(f"[a-z0-9]+|[{_CJK_CLASS}]+")
 
 
 @tokenizers.register("default")
@@ -36,3 +48,9 @@ class DefaultTokenizer:
             else:
                 tokens.extend(map(str.__add__, run[:-1], run[1:]))
         return tokens
+
+    def document_tokens(self, texts: Sequence[str]) -> DocumentTokens:
+        """Every text tokenised at once, with token offsets, so chunks can take their tokens from it."""
+        from chunkscope.tokenize.streams import encode_documents
+
+        return encode_documents(texts)
