@@ -56,18 +56,18 @@ def joins_previous(char: str) -> bool:
     """True when NFKC may combine ``char`` with the character before it.
 
     Canonical reordering moves only combining marks, and composition joins a
-    starter with a later mark or conjoining jamo; so a character interacts with
-    its predecessor only when its decomposition starts with a mark (category M)
-    or a conjoining jamo. A character that does not is a normalisation boundary:
+    starter with a later mark (category M) or a Hangul vowel or trailing jamo; so
+    a character interacts with its predecessor only when its decomposition starts
+    with one of those. A character that does not is a normalisation boundary:
     NFKC(left + right) == NFKC(left) + NFKC(right) when ``right`` starts with it.
     """
     first = unicodedata.normalize("NFKD", char)[0]
-    return unicodedata.category(first).startswith("M") or is_conjoining_jamo(ord(first))
+    return unicodedata.category(first).startswith("M") or is_composing_jamo(ord(first))
 
 
-def is_conjoining_jamo(code: int) -> bool:
-    """Hangul jamo that compose into syllables (leading, vowel and trailing blocks)."""
-    return 0x1100 <= code <= 0x11FF or 0xA960 <= code <= 0xA97F or 0xD7B0 <= code <= 0xD7FF
+def is_composing_jamo(code: int) -> bool:
+    """Hangul jamo that NFC joins onto a preceding jamo or syllable: vowels and trailing consonants."""
+    return 0x1161 <= code <= 0x1175 or 0x11A8 <= code <= 0x11C2
 
 
 def normalise(text: str) -> str:
@@ -553,7 +553,7 @@ class DocumentTokens:
         token_ends = self.token_starts + self.code_lengths[self.term_ids].astype(self.token_starts.dtype)
         inner_first = np.searchsorted(self.token_starts, low, side="left")
         inner_end = np.maximum(np.searchsorted(token_ends, high, side="right"), inner_first)
-        edges = _Edges(self, low, high, inner_first, inner_end)
+        edges = _Edges(self, token_ends, low, high, inner_first, inner_end)
         term_ids = self.term_ids
         parts = [term_ids[a:b] for a, b in zip(inner_first.tolist(), inner_end.tolist(), strict=True)]
         counts = inner_end - inner_first
@@ -589,42 +589,46 @@ class _Edges:
     """The tokens a chunk has at its edges that its document does not: cut ASCII words and CJK unigrams."""
 
     def __init__(
-        self, tokens: DocumentTokens, low: np.ndarray, high: np.ndarray, inner_first: np.ndarray, inner_end: np.ndarray
+        self,
+        tokens: DocumentTokens,
+        token_ends: np.ndarray,
+        low: np.ndarray,
+        high: np.ndarray,
+        inner_first: np.ndarray,
+        inner_end: np.ndarray,
     ) -> None:
         self.tokens = tokens
         self.low = low
         self.high = high
-        starts = tokens.token_starts
-        count = len(starts)
+        count = len(tokens.token_starts)
+        # One sentinel token past every position spares bounds checks on the empty stream.
+        beyond = np.iinfo(np.int64).max
+        starts = np.append(tokens.token_starts.astype(np.int64), beyond)
+        ends = np.append(token_ends.astype(np.int64), beyond)
+        codes = np.append(tokens.codes[tokens.term_ids], 0)
         nonempty = high > low
         # Left edge: the token before the first inner one crosses ``low`` when it ends after it.
-        before = inner_first - 1
-        safe_before = np.maximum(before, 0)
-        before_code = tokens.codes[tokens.term_ids[safe_before]] if count else np.zeros(len(low), dtype=np.int64)
-        before_end = starts[safe_before] + tokens.code_lengths[tokens.term_ids[safe_before]] if count else low
-        self.left = nonempty & (before >= 0) & (before_end > low)
-        self.left_code = before_code
-        self.left_end = before_end
+        before = np.maximum(inner_first - 1, 0)
+        self.left = nonempty & (inner_first > 0) & (ends[before] > low)
+        self.left_code = codes[before]
+        self.left_end = ends[before]
         # Right edge: the first token ending after ``high`` crosses it when it starts before it.
-        safe_after = np.minimum(inner_end, max(count - 1, 0))
-        after_code = tokens.codes[tokens.term_ids[safe_after]] if count else np.zeros(len(low), dtype=np.int64)
-        after_start = starts[safe_after] if count else high
-        self.right = nonempty & (inner_end < count) & (after_start < high)
-        self.right_code = after_code
-        self.right_start = after_start
-        self.same_token = self.left & self.right & (before == inner_end)
+        self.right = nonempty & (inner_end < count) & (starts[inner_end] < high)
+        self.right_code = codes[inner_end]
+        self.right_start = starts[inner_end]
+        self.same_token = self.left & self.right & (inner_first - 1 == inner_end)
         has_inner = inner_end > inner_first
         # A cut CJK run keeps bigrams when two of its characters lie inside; one character is a unigram.
-        first_starts_at_low = has_inner & (starts[np.minimum(inner_first, max(count - 1, 0))] == low)
+        first_starts_at_low = has_inner & (starts[inner_first] == low)
         last = np.maximum(inner_end - 1, 0)
-        last_is_bigram_to_high = has_inner & (starts[last] == high - 2) & (before_end_of(tokens, last) == high)
-        self.left_unigram = self.left & (before_code < WORD_BASE) & ~first_starts_at_low
-        self.right_unigram = self.right & (after_code < WORD_BASE) & ~last_is_bigram_to_high
+        last_is_bigram_to_high = has_inner & (starts[last] == high - 2) & (ends[last] == high)
+        self.left_unigram = self.left & (self.left_code < WORD_BASE) & ~first_starts_at_low
+        self.right_unigram = self.right & (self.right_code < WORD_BASE) & ~last_is_bigram_to_high
         # One character between two cut bigrams is a single unigram, found from the left.
         self.right_unigram &= ~(self.left_unigram & (high - low == 1))
-        self.left_extra = self.left & ((before_code >= WORD_BASE) | self.left_unigram)
+        self.left_extra = self.left & ((self.left_code >= WORD_BASE) | self.left_unigram)
         """Units with a token at their left edge that the document does not have."""
-        self.right_extra = self.right & ~self.same_token & ((after_code >= WORD_BASE) | self.right_unigram)
+        self.right_extra = self.right & ~self.same_token & ((self.right_code >= WORD_BASE) | self.right_unigram)
 
     def left_token(self, unit: int) -> str | None:
         if not self.left[unit]:
@@ -643,11 +647,3 @@ class _Edges:
             start = max(int(self.right_start[unit]), int(self.low[unit]))
             return self.tokens.ascii_view[start : int(self.high[unit])].decode("ascii")
         return chr(CJK_CHARS[(code >> RANK_BITS) - 1]) if self.right_unigram[unit] else None
-
-
-def before_end_of(tokens: DocumentTokens, index: np.ndarray) -> np.ndarray:
-    """End positions of the tokens at ``index``."""
-    if not len(tokens.token_starts):
-        return np.zeros(len(index), dtype=np.int64)
-    ends: np.ndarray = tokens.token_starts[index] + tokens.code_lengths[tokens.term_ids[index]]
-    return ends
