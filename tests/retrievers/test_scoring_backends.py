@@ -13,7 +13,7 @@ from chunkscope.results import Ranking
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.base import build_index, top_hits
 from chunkscope.retrievers.lexical import build_postings
-from chunkscope.retrievers.scoring import rank_queries, rank_queries_numpy, top_rows
+from chunkscope.retrievers.scoring import QueryTerms, rank_queries, rank_queries_numpy, top_rows
 
 compiled = pytest.importorskip("chunkscope.retrievers.compiled", reason="numba (extra 'fast') is not installed")
 
@@ -32,10 +32,7 @@ def postings_and_queries(
     units = np.array([u for units in lists for u in units], dtype=np.int32)
     weights = np.array(draw(st.lists(WEIGHTS, min_size=len(units), max_size=len(units))), dtype=np.float64)
     tie_break = np.array(draw(st.permutations(range(unit_count))), dtype=np.int64)
-    queries = [
-        np.array(q, dtype=np.int64)
-        for q in draw(st.lists(st.lists(st.integers(0, term_count - 1), max_size=5), min_size=1, max_size=6))
-    ]
+    queries = draw(st.lists(st.lists(st.integers(0, term_count - 1), max_size=5), min_size=1, max_size=6))
     return pointers, units, weights, unit_count, tie_break, queries
 
 
@@ -44,7 +41,7 @@ def brute_force(pointers, units, weights, unit_count, tie_break, queries, depth)
     rankings = []
     for query in queries:
         scores = [0.0] * unit_count
-        for term in query.tolist():
+        for term in query:
             for p in range(int(pointers[term]), int(pointers[term + 1])):
                 scores[int(units[p])] += 1.0 if weights is None else float(weights[p])
         hits = sorted((u for u in range(unit_count) if scores[u] > 0), key=lambda u: (-scores[u], int(tie_break[u])))
@@ -59,7 +56,7 @@ def test_both_paths_equal_the_oracle(case, depth: int, unweighted: bool) -> None
     if unweighted:
         weights = None
     expected = brute_force(pointers, units, weights, unit_count, tie_break, queries, depth)
-    args = (pointers, units, weights, unit_count, tie_break, queries, depth)
+    args = (pointers, units, weights, unit_count, tie_break, QueryTerms.of(queries), depth)
     assert rank_queries_numpy(*args) == expected
     assert compiled.rank_queries(*args) == expected
 
@@ -71,10 +68,16 @@ def test_ties_break_by_position_and_zero_scores_are_not_retrieved() -> None:
     weights = np.array([0.5, 0.5, 0.5, 0.5, 0.0])
     tie_break = np.array([3, 1, 2, 0, 4], dtype=np.int64)
     for rank in (rank_queries_numpy, compiled.rank_queries):
-        (ranking,) = rank(pointers, units, weights, 5, tie_break, [np.array([0, 1])], 3)
+        (ranking,) = rank(pointers, units, weights, 5, tie_break, QueryTerms.of([[0, 1]]), 3)
         assert ranking == Ranking((3, 1, 2), (0.5, 0.5, 0.5))
-        (nothing,) = rank(pointers, units, weights, 5, tie_break, [np.array([1])], 3)
+        (nothing,) = rank(pointers, units, weights, 5, tie_break, QueryTerms.of([[1]]), 3)
         assert nothing == Ranking((), ())
+
+
+def test_distinct_query_terms_keep_first_occurrences() -> None:
+    distinct = QueryTerms.of([[3, 1, 3, 2, 1], [], [5, 5]]).distinct()
+    assert distinct.terms.tolist() == [3, 1, 2, 5]
+    assert distinct.offsets.tolist() == [0, 3, 3, 4]
 
 
 def test_top_rows_matches_top_hits() -> None:
@@ -135,6 +138,6 @@ def test_corpus_streams_index_like_chunk_texts(sample: Dataset) -> None:
 def test_rank_queries_without_queries_or_terms() -> None:
     pointers = np.array([0, 1], dtype=np.int64)
     units = np.array([0], dtype=np.int32)
-    assert rank_queries(pointers, units, None, 1, np.arange(1), [], 5) == []
-    (empty,) = rank_queries(pointers, units, None, 1, np.arange(1), [np.zeros(0, dtype=np.int64)], 5)
+    assert rank_queries(pointers, units, None, 1, np.arange(1), QueryTerms.of([]), 5) == []
+    (empty,) = rank_queries(pointers, units, None, 1, np.arange(1), QueryTerms.of([[]]), 5)
     assert empty == Ranking((), ())

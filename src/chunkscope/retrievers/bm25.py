@@ -11,7 +11,7 @@ from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.lexical import BLOCK, Postings
-from chunkscope.retrievers.scoring import batch_scores, rank_queries
+from chunkscope.retrievers.scoring import QueryTerms, batch_scores, rank_queries
 
 
 @retrievers.register("bm25")
@@ -73,11 +73,11 @@ class BM25Index:
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every unit for the query text."""
-        terms = np.asarray(self.postings.query_term_ids(query), dtype=np.int64)
         postings = self.postings
-        scores: np.ndarray = batch_scores(
-            postings.pointers, postings.units, self.weights, postings.unit_count, [terms]
-        )[0]
+        terms = QueryTerms.of([postings.query_term_ids(query)])
+        scores: np.ndarray = batch_scores(postings.pointers, postings.units, self.weights, postings.unit_count, terms)[
+            0
+        ]
         return scores
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:

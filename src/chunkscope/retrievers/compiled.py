@@ -10,12 +10,11 @@ cached on disk (``cache=True``): only the first run on a machine compiles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numba
 import numpy as np
 
 from chunkscope.results import Ranking
+from chunkscope.retrievers.scoring import QueryTerms
 
 
 def rank_queries(
@@ -24,32 +23,30 @@ def rank_queries(
     weights: np.ndarray | None,
     unit_count: int,
     tie_break: np.ndarray,
-    queries: Sequence[np.ndarray],
+    queries: QueryTerms,
     depth: int,
 ) -> list[Ranking]:
     """See ``scoring.rank_queries``."""
-    sizes = np.fromiter(map(len, queries), dtype=np.int64, count=len(queries))
-    offsets = np.zeros(len(queries) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=offsets[1:])
-    terms = np.concatenate(queries).astype(np.int64) if len(queries) else np.zeros(0, dtype=np.int64)
-    out_units = np.empty((len(queries), depth), dtype=np.int64)
-    out_scores = np.empty((len(queries), depth), dtype=np.float64)
-    out_counts = np.zeros(len(queries), dtype=np.int64)
+    count = len(queries)
+    out_units = np.empty((count, depth), dtype=np.int64)
+    out_scores = np.empty((count, depth), dtype=np.float64)
+    out_counts = np.zeros(count, dtype=np.int64)
+    # Unsigned indices spare numba the wrap-around test of negative ones (a third of the loop's time).
     _rank_range(
         pointers.astype(np.int64, copy=False),
-        units.astype(np.int32, copy=False),
+        units.astype(np.int32, copy=False).view(np.uint32),
         np.zeros(0) if weights is None else weights.astype(np.float64, copy=False),
         weights is None,
         unit_count,
         tie_break.astype(np.int64, copy=False),
-        terms,
-        offsets,
+        queries.terms.astype(np.int64, copy=False).view(np.uint64),
+        queries.offsets.astype(np.int64, copy=False),
         depth,
         out_units,
         out_scores,
         out_counts,
         0,
-        len(queries),
+        count,
     )
     counts = out_counts.tolist()
     unit_rows = out_units.tolist()
@@ -132,7 +129,7 @@ def build_postings(
     term_count = int(ids.max(initial=-1)) + 1
     lengths64 = lengths.astype(np.int64, copy=False)
     ids32 = ids.astype(np.int32, copy=False)
-    frequency, first = _count_terms(ids32, lengths64, term_count)
+    frequency, first = _count_terms(ids32.view(np.uint32), lengths64, term_count)
     stream_ids = np.flatnonzero(frequency).astype(np.int64)
     pointers = np.zeros(len(stream_ids) + 1, dtype=np.int64)
     np.cumsum(frequency[stream_ids], out=pointers[1:])
@@ -140,7 +137,7 @@ def build_postings(
     compact[stream_ids] = np.arange(len(stream_ids))
     units = np.empty(int(pointers[-1]), dtype=np.int32)
     frequencies = np.zeros(int(pointers[-1]), dtype=np.int32)
-    _fill_postings(ids32, lengths64, compact, pointers, units, frequencies)
+    _fill_postings(ids32.view(np.uint32), lengths64, compact, pointers, units.view(np.uint32), frequencies)
     first_seen = np.argsort(first[stream_ids], kind="stable")
     return stream_ids, pointers, units, frequencies, first_seen
 

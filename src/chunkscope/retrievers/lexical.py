@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from chunkscope.model import Chunk, Corpus
-from chunkscope.retrievers.scoring import choose_backend
+from chunkscope.retrievers.scoring import QueryTerms, choose_backend
 from chunkscope.tokenize.base import get_tokenizer
 from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tokenize.streams import ChunkTokens
@@ -61,12 +61,16 @@ class Postings:
         ids = self.vocabulary.ids(tokens)
         return ids[ids >= 0]
 
-    def queries_term_ids(self, texts: Sequence[str]) -> list[np.ndarray]:
+    def queries_term_ids(self, texts: Sequence[str]) -> QueryTerms:
         """``term_ids`` of many queries, looked up together."""
         token_lists = [query_tokens(self.tokenizer, text) for text in texts]
         flat = self.vocabulary.ids([t for tokens in token_lists for t in tokens])
-        bounds = np.cumsum([0] + [len(tokens) for tokens in token_lists]).tolist()
-        return [flat[a:b][flat[a:b] >= 0] for a, b in itertools.pairwise(bounds)]
+        sizes = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        known = flat >= 0
+        owner = np.repeat(np.arange(len(texts)), sizes)[known]
+        offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner, minlength=len(texts)), out=offsets[1:])
+        return QueryTerms(flat[known], offsets)
 
 
 def build_postings(
@@ -131,12 +135,27 @@ class Vocabulary(Mapping[str, int]):
     """Token text -> postings term id, for the terms that some unit has."""
 
     def __init__(self, tokens: ChunkTokens, stream_ids: np.ndarray) -> None:
-        self.tokens = tokens
+        # Only the lookups are kept, not the token stream itself.
+        self.lookup = tokens.lookup
+        self.term_text = tokens.term_text
         self.stream_ids = stream_ids
+        self.looked_up: dict[str, int] = {}
+        """Ids found before: every depth and delivery setting ranks the same questions again."""
 
     def ids(self, texts: Sequence[str]) -> np.ndarray:
         """Term ids of token texts (int64), -1 for tokens no unit has."""
-        stream = self.tokens.lookup(texts)
+        looked_up = self.looked_up
+        ids = np.fromiter(map(looked_up.get, texts, repeat(-2)), dtype=np.int64, count=len(texts))
+        missing = np.flatnonzero(ids == -2)
+        if len(missing):
+            new = [texts[i] for i in missing.tolist()]
+            found = self._find(new)
+            ids[missing] = found
+            looked_up.update(zip(new, found.tolist(), strict=True))
+        return ids
+
+    def _find(self, texts: Sequence[str]) -> np.ndarray:
+        stream = self.lookup(texts)
         if not len(self.stream_ids):
             return np.full(len(stream), -1, dtype=np.int64)
         where = np.minimum(np.searchsorted(self.stream_ids, stream), len(self.stream_ids) - 1)
@@ -149,7 +168,7 @@ class Vocabulary(Mapping[str, int]):
         return int(found)
 
     def __iter__(self) -> Iterator[str]:
-        return (self.tokens.term_text(int(i)) for i in self.stream_ids)
+        return (self.term_text(int(i)) for i in self.stream_ids)
 
     def __len__(self) -> int:
         return len(self.stream_ids)

@@ -11,7 +11,7 @@ from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.lexical import Postings
-from chunkscope.retrievers.scoring import batch_scores, rank_queries
+from chunkscope.retrievers.scoring import QueryTerms, batch_scores, rank_queries
 
 
 @retrievers.register("overlap")
@@ -38,21 +38,14 @@ class OverlapIndex:
 
     def scores(self, query: str) -> np.ndarray:
         """Number of distinct query tokens in every unit."""
-        terms = distinct(np.asarray(self.postings.query_term_ids(query), dtype=np.int64))
         postings = self.postings
-        scores: np.ndarray = batch_scores(postings.pointers, postings.units, None, postings.unit_count, [terms])[0]
+        terms = QueryTerms.of([postings.query_term_ids(query)]).distinct()
+        scores: np.ndarray = batch_scores(postings.pointers, postings.units, None, postings.unit_count, terms)[0]
         return scores
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
         postings = self.postings
-        queries = [distinct(terms) for terms in postings.queries_term_ids([q.query for q in questions])]
+        queries = postings.queries_term_ids([q.query for q in questions]).distinct()
         return rank_queries(
             postings.pointers, postings.units, None, postings.unit_count, self.tie_break, queries, depth
         )
-
-
-def distinct(terms: np.ndarray) -> np.ndarray:
-    """The distinct term ids, in order of first occurrence."""
-    _, first = np.unique(terms, return_index=True)
-    kept: np.ndarray = terms[np.sort(first)]
-    return kept

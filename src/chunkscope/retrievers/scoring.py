@@ -15,6 +15,7 @@ import importlib.util
 import itertools
 import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -47,24 +48,62 @@ def choose_backend(work: int, threshold: int) -> str:
     return "numba" if work >= threshold and numba_available() else "numpy"
 
 
+@dataclass(frozen=True, slots=True)
+class QueryTerms:
+    """Every query's term ids (repeats kept), concatenated, and where each query's run starts."""
+
+    terms: np.ndarray
+    """int64 term ids, query after query."""
+    offsets: np.ndarray
+    """int64 bounds: query ``q`` has ``terms[offsets[q]:offsets[q + 1]]``."""
+
+    @classmethod
+    def of(cls, queries: Sequence[Sequence[int] | np.ndarray]) -> QueryTerms:
+        """From one sequence of term ids per query."""
+        sizes = np.fromiter(map(len, queries), dtype=np.int64, count=len(queries))
+        offsets = np.zeros(len(queries) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        terms = np.concatenate([np.asarray(q, dtype=np.int64) for q in queries]) if len(queries) else np.zeros(0)
+        return cls(terms.astype(np.int64), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def sizes(self) -> np.ndarray:
+        """Terms per query."""
+        return np.diff(self.offsets)
+
+    def part(self, first: int, last: int) -> QueryTerms:
+        """Queries ``first`` to ``last`` (exclusive)."""
+        low, high = int(self.offsets[first]), int(self.offsets[last])
+        return QueryTerms(self.terms[low:high], self.offsets[first : last + 1] - low)
+
+    def distinct(self) -> QueryTerms:
+        """Each query's distinct terms, in order of first occurrence."""
+        owner = np.repeat(np.arange(len(self), dtype=np.int64), self.sizes())
+        keys = owner * (int(self.terms.max(initial=0)) + 1) + self.terms
+        _, first = np.unique(keys, return_index=True)
+        kept = np.sort(first)
+        offsets = np.zeros(len(self) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner[kept], minlength=len(self)), out=offsets[1:])
+        return QueryTerms(self.terms[kept], offsets)
+
+
 def rank_queries(
     pointers: np.ndarray,
     units: np.ndarray,
     weights: np.ndarray | None,
     unit_count: int,
     tie_break: np.ndarray,
-    queries: Sequence[np.ndarray],
+    queries: QueryTerms,
     depth: int,
     backend: str | None = None,
 ) -> list[Ranking]:
     """Each query's top ``depth`` units (scores above 0) by the summed weights of its terms' postings.
 
-    ``queries`` are arrays of term ids (repeats add again); ``weights`` None
-    weighs every posting 1.0.
+    A repeated query term adds again; ``weights`` None weighs every posting 1.0.
     """
-    if not queries:
-        return []
-    terms = np.concatenate(queries).astype(np.int64) if queries else np.zeros(0, dtype=np.int64)
+    terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
     chosen = backend or choose_backend(touched, COMPILED_MIN_POSTINGS)
     if chosen == "numba":
@@ -80,22 +119,21 @@ def rank_queries_numpy(
     weights: np.ndarray | None,
     unit_count: int,
     tie_break: np.ndarray,
-    queries: Sequence[np.ndarray],
+    queries: QueryTerms,
     depth: int,
 ) -> list[Ranking]:
     """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each."""
     rankings: list[Ranking] = []
     for first, last in _batches(pointers, unit_count, queries):
-        scores = batch_scores(pointers, units, weights, unit_count, queries[first:last])
+        scores = batch_scores(pointers, units, weights, unit_count, queries.part(first, last))
         rankings.extend(top_rows(scores, tie_break, depth))
     return rankings
 
 
-def _batches(pointers: np.ndarray, unit_count: int, queries: Sequence[np.ndarray]) -> list[tuple[int, int]]:
+def _batches(pointers: np.ndarray, unit_count: int, queries: QueryTerms) -> list[tuple[int, int]]:
     """Consecutive query ranges within ``BATCH_CELLS`` cells and ``BATCH_POSTINGS`` postings (a query at least)."""
-    sizes = np.fromiter(map(len, queries), dtype=np.int64, count=len(queries))
-    terms = np.concatenate(queries).astype(np.int64)
-    owner = np.repeat(np.arange(len(queries)), sizes)
+    owner = np.repeat(np.arange(len(queries)), queries.sizes())
+    terms = queries.terms
     per_query = np.bincount(owner, weights=pointers[terms + 1] - pointers[terms], minlength=len(queries))
     reach = np.cumsum(per_query)
     most_queries = max(1, BATCH_CELLS // max(unit_count, 1))
@@ -111,17 +149,16 @@ def _batches(pointers: np.ndarray, unit_count: int, queries: Sequence[np.ndarray
 
 
 def batch_scores(
-    pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: Sequence[np.ndarray]
+    pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: QueryTerms
 ) -> np.ndarray:
     """Scores (queries x units) of a batch of queries."""
-    sizes = np.fromiter(map(len, queries), dtype=np.int64, count=len(queries))
-    terms = np.concatenate(queries).astype(np.int64) if len(queries) else np.zeros(0, dtype=np.int64)
+    terms = queries.terms
     counts = pointers[terms + 1] - pointers[terms]
     ends = np.cumsum(counts)
     total = int(ends[-1]) if len(ends) else 0
     # Posting positions term by term: one index array instead of a slice per term.
     positions = np.arange(total) + np.repeat(pointers[terms] - (ends - counts), counts)
-    owner = np.repeat(np.repeat(np.arange(len(queries), dtype=np.int64) * unit_count, sizes), counts)
+    owner = np.repeat(np.repeat(np.arange(len(queries), dtype=np.int64) * unit_count, queries.sizes()), counts)
     cells = owner + units[positions]
     values = np.ones(total) if weights is None else weights[positions]
     flat = np.bincount(cells, weights=values, minlength=len(queries) * unit_count)
