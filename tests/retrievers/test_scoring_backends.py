@@ -12,6 +12,7 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.results import Ranking
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.base import build_index, top_hits
+from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.lexical import build_postings
 from chunkscope.retrievers.scoring import QueryTerms, rank_queries, rank_queries_numpy, top_rows
 
@@ -141,3 +142,16 @@ def test_rank_queries_without_queries_or_terms() -> None:
     assert rank_queries(pointers, units, None, 1, np.arange(1), QueryTerms.of([]), 5) == []
     (empty,) = rank_queries(pointers, units, None, 1, np.arange(1), QueryTerms.of([[]]), 5)
     assert empty == Ranking((), ())
+
+
+def test_compiled_bm25_weights_are_bit_identical(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    units = chunk_corpus(parse_chunker("fixed:size=90,overlap=20"), sample.corpus).units
+    weights = {}
+    for backend in ("numpy", "numba"):
+        monkeypatch.setenv("CHUNKSCOPE_BACKEND", backend)
+        for params in (BM25(), BM25(k1=0.7, b=0.9, epsilon=0.5)):
+            index = build_index(params, units, sample.corpus)
+            assert index.postings.compiled is (backend == "numba")
+            weights[backend, params] = index.weights
+    for params in (BM25(), BM25(k1=0.7, b=0.9, epsilon=0.5)):
+        np.testing.assert_array_equal(weights["numpy", params], weights["numba", params])

@@ -96,6 +96,10 @@ def bm25_weights(params: BM25, postings: Postings, idf: np.ndarray) -> np.ndarra
     if average_length == 0:
         return weights
     norm = params.k1 * (1 - params.b + params.b * postings.unit_lengths / average_length)
+    if postings.compiled:
+        from chunkscope.retrievers import compiled
+
+        return compiled.bm25_weights(postings.pointers, postings.units, postings.frequencies, idf, norm, params.k1)
     pointers = postings.pointers
     # Blocks of whole terms bound the temporaries; each element gets the same operations as in one expression.
     first_term = 0

@@ -86,16 +86,19 @@ def _rank_range(  # type: ignore[no-untyped-def]
                 for p in range(pointers[term], pointers[term + 1]):
                     scores[units[p]] += weights[p]
         kept = 0
+        # A unit enters the buffer when its score is above 0 and not below the worst kept (when full);
+        # the scan also clears the scores for the next query.
+        floor = 0.0
         for unit in range(unit_count):
             score = scores[unit]
-            if not score > 0 or depth == 0:
+            scores[unit] = 0.0
+            if score < floor or not score > 0 or depth == 0:
                 continue
             tie = tie_break[unit]
             if kept == depth:
-                worst = kept - 1
-                if score < best_scores[worst] or (score == best_scores[worst] and tie > best_ties[worst]):
+                if score == best_scores[kept - 1] and tie > best_ties[kept - 1]:
                     continue
-                position = worst
+                position = kept - 1
             else:
                 position = kept
                 kept += 1
@@ -111,7 +114,8 @@ def _rank_range(  # type: ignore[no-untyped-def]
             best_scores[position] = score
             best_ties[position] = tie
             best_units[position] = unit
-        scores[:] = 0.0
+            if kept == depth:
+                floor = best_scores[kept - 1]
         for i in range(kept):
             out_units[query, i] = best_units[i]
             out_scores[query, i] = best_scores[i]
@@ -178,3 +182,21 @@ def _fill_postings(ids, lengths, compact, pointers, units, frequencies):  # type
                 units[at] = unit
             frequencies[at] += 1
             position += 1
+
+
+def bm25_weights(
+    pointers: np.ndarray, units: np.ndarray, frequencies: np.ndarray, idf: np.ndarray, norm: np.ndarray, k1: float
+) -> np.ndarray:
+    """``bm25.bm25_weights`` posting by posting: the same operations in the same order, so the same bits."""
+    weights = np.empty(len(units), dtype=np.float64)
+    _bm25_weights(pointers, units.view(np.uint32), frequencies, idf, norm, k1 + 1, weights)
+    return weights
+
+
+@numba.njit(cache=True, nogil=True)
+def _bm25_weights(pointers, units, frequencies, idf, norm, k1_plus_1, weights):  # type: ignore[no-untyped-def]
+    for term in range(len(pointers) - 1):
+        term_idf = idf[term]
+        for p in range(pointers[term], pointers[term + 1]):
+            tf = np.float64(frequencies[p])
+            weights[p] = term_idf * (tf * k1_plus_1 / (tf + norm[units[p]]))

@@ -41,7 +41,9 @@ class Postings:
         self.unit_count = len(units)
         tokens = chunk_tokens(self.tokenizer, units, corpus)
         self.unit_lengths = tokens.lengths.astype(np.float64)
-        if choose_backend(len(tokens.ids), COMPILED_MIN_TOKENS) == "numba":
+        self.compiled = choose_backend(len(tokens.ids), COMPILED_MIN_TOKENS) == "numba"
+        """Whether the compiled path builds the postings (and their weights)."""
+        if self.compiled:
             from chunkscope.retrievers import compiled
 
             built = compiled.build_postings(tokens.ids, tokens.lengths)

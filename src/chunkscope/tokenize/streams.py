@@ -91,6 +91,12 @@ CJK_CHARS = np.flatnonzero(CLASSES == CJK).astype(np.uint32)
 CJK_RANK = np.full(CODE_POINTS, -1, dtype=np.int32)
 CJK_RANK[CJK_CHARS] = np.arange(len(CJK_CHARS), dtype=np.int32)
 assert len(CJK_CHARS) <= RANK_MASK
+WORD_CHAR = -2
+CHAR_RANKS = np.where(CLASSES == WORD, WORD_CHAR, CJK_RANK).astype(np.int32)
+"""A CJK character's rank, ``WORD_CHAR`` for an ASCII letter or digit, -1 for a separator: the class
+and the rank in one lookup."""
+ASCII_VIEW = np.where(CLASSES == WORD, np.arange(CODE_POINTS), ord(" ")).astype(np.uint8)
+"""Each character as itself when it is an ASCII letter or digit, else as a space."""
 
 
 class CharTable:
@@ -100,9 +106,9 @@ class CharTable:
 
     def __init__(self) -> None:
         self.status = np.zeros(CODE_POINTS, dtype=np.uint8)
-        self.first = np.zeros(CODE_POINTS, dtype=np.int64)
+        self.first = np.zeros(CODE_POINTS, dtype=np.int32)
         """Index in ``flat`` of the character's first normalised code point."""
-        self.length = np.zeros(CODE_POINTS, dtype=np.int64)
+        self.length = np.zeros(CODE_POINTS, dtype=np.int32)
         """Number of normalised code points."""
         self.flat = np.zeros(0, dtype=np.uint32)
         self.single = np.zeros(CODE_POINTS, dtype=np.uint32)
@@ -253,23 +259,20 @@ def _tokens(normal: np.ndarray, words: WordIds) -> tuple[np.ndarray, np.ndarray,
     CJK character followed by another (a bigram); a CJK run start not followed by
     a CJK character is a unigram.
     """
-    kind = CLASSES[normal]
-    cjk = kind == CJK
-    bigram = np.zeros(len(kind), dtype=np.bool_)
-    np.logical_and(cjk[:-1], cjk[1:], out=bigram[:-1])
-    starts_token = kind != SEPARATOR
-    starts_token[1:] &= kind[1:] != kind[:-1]
-    starts_token |= bigram
+    ranks = CHAR_RANKS[normal]
+    cjk = ranks >= 0
+    word = ranks == WORD_CHAR
+    starts_token = np.zeros(len(ranks), dtype=np.bool_)
+    np.logical_and(cjk[:-1], cjk[1:], out=starts_token[:-1])
+    bigram_at = starts_token.copy()
+    starts_token[0] |= cjk[0] | word[0]
+    starts_token[1:] |= (cjk[1:] & ~cjk[:-1]) | (word[1:] & ~word[:-1])
     starts = np.flatnonzero(starts_token)
-    ranks = CJK_RANK[normal]
     codes = ranks[starts].astype(np.int64)
     # The last character is a separator, so a token start is never the last position.
     pairs = ((codes + 1) << RANK_BITS) | ranks[starts + 1]
-    codes = np.where(bigram[starts], pairs, codes)
-    word = kind == WORD
-    view = normal.astype(np.uint8)
-    view[~word] = 32
-    ascii_view = view.tobytes()
+    codes = np.where(bigram_at[starts], pairs, codes)
+    ascii_view = ASCII_VIEW[normal].tobytes()
     is_word = word[starts]
     if is_word.any():
         found = ascii_view.decode("ascii").split()
@@ -330,28 +333,66 @@ def position_dtype(size: int) -> type[np.signedinteger]:
     return np.int32 if size < 2**31 - 1 else np.int64
 
 
+class _CorpusVocabulary:
+    """Corpus term ids, numbered in order of discovery, batch by batch."""
+
+    def __init__(self) -> None:
+        self.codes = np.zeros(0, dtype=np.int64)
+        """Term code of each id."""
+        self.sorted_codes = np.zeros(0, dtype=np.int64)
+        self.sorted_ids = np.zeros(0, dtype=np.int64)
+
+    def ids(self, codes: np.ndarray) -> np.ndarray:
+        """Term ids (int32) of a batch's token codes, numbering the codes not seen before."""
+        distinct, local = dense_ids(codes)
+        known = ids_of_codes(self.sorted_codes, self.sorted_ids, distinct)
+        new = known < 0
+        known[new] = len(self.codes) + np.arange(int(new.sum()))
+        self.codes = np.concatenate((self.codes, distinct[new]))
+        merged = np.concatenate((self.sorted_codes, distinct[new]))
+        order = np.argsort(merged, kind="stable")  # two sorted runs: a linear merge
+        self.sorted_codes = merged[order]
+        self.sorted_ids = np.concatenate((self.sorted_ids, known[new]))[order]
+        ids: np.ndarray = known.astype(np.int32)[local]
+        return ids
+
+
+def ids_of_codes(sorted_codes: np.ndarray, sorted_ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """The id of each code (int64), -1 for codes not in ``sorted_codes``."""
+    if not len(sorted_codes):
+        return np.full(len(codes), -1, dtype=np.int64)
+    where = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
+    return np.where(sorted_codes[where] == codes, sorted_ids[where], -1)
+
+
 def encode_documents(texts: Sequence[str]) -> DocumentTokens:
     """The default tokenizer's tokens of every text, with positions (see the module docstring)."""
     words = WordIds()
+    vocabulary = _CorpusVocabulary()
     origin = normalised_origin = 0
-    pieces: list[tuple[np.ndarray, np.ndarray]] = []
+    # Tokens never outnumber normalised characters, which rarely outnumber the original ones.
+    capacity = sum(len(t) + 1 for t in texts)
+    dtype = position_dtype(capacity)
+    term_ids = np.empty(capacity, dtype=np.int32)
+    starts = np.empty(capacity, dtype=dtype)
+    count = 0
     batches: list[_Batch] = []
     for first, last in _batches(texts):
         batch = _encode_batch(texts[first:last], origin, normalised_origin, words)
         origin += sum(len(t) + 1 for t in texts[first:last])
         normalised_origin += batch.normalised_length
-        vocabulary, local = dense_ids(batch.codes)
-        pieces.append((vocabulary, local))
-        batch.codes = vocabulary
+        if count + len(batch.codes) > len(term_ids) or normalised_origin >= np.iinfo(dtype).max:
+            dtype = position_dtype(2 * normalised_origin)
+            capacity = 2 * (count + len(batch.codes))
+            term_ids = np.concatenate((term_ids[:count], np.empty(capacity - count, dtype=np.int32)))
+            starts = np.concatenate((starts[:count].astype(dtype), np.empty(capacity - count, dtype=dtype)))
+        term_ids[count : count + len(batch.codes)] = vocabulary.ids(batch.codes)
+        starts[count : count + len(batch.codes)] = batch.starts
+        count += len(batch.codes)
+        batch.codes = batch.starts = _NO_POSITIONS
         batches.append(batch)
-    codes = sorted_unique(np.concatenate([p[0] for p in pieces])) if pieces else np.zeros(0, dtype=np.int64)
-    dtype = position_dtype(max(normalised_origin, 1))
-    term_ids = np.concatenate(
-        [np.searchsorted(codes, vocabulary).astype(np.int32)[local] for vocabulary, local in pieces]
-        or [np.zeros(0, dtype=np.int32)]
-    )
-    del pieces
-    starts = np.concatenate([b.starts.astype(dtype) for b in batches] or [np.zeros(0, dtype=dtype)])
+    term_ids.resize(count, refcheck=False)
+    starts.resize(count, refcheck=False)
     bases = np.zeros(len(texts), dtype=np.int64)
     if len(texts) > 1:
         np.cumsum([len(t) + 1 for t in texts[:-1]], out=bases[1:])
@@ -360,17 +401,22 @@ def encode_documents(texts: Sequence[str]) -> DocumentTokens:
     return DocumentTokens(
         term_ids=term_ids,
         token_starts=starts,
-        codes=codes,
-        code_lengths=code_length(codes, word_lengths),
+        codes=vocabulary.codes,
+        sorted_codes=vocabulary.sorted_codes,
+        sorted_ids=vocabulary.sorted_ids,
+        code_lengths=code_length(vocabulary.codes, word_lengths),
         words=words,
         word_list=word_list,
         ascii_view=b"".join(b.ascii_view for b in batches),
         bases=bases,
-        shift_at=np.concatenate([b.shift_at for b in batches] or [np.zeros(0, dtype=np.int64)]),
-        shift=np.concatenate([b.shift for b in batches] or [np.zeros(0, dtype=np.int64)]),
-        cluster_starts=np.concatenate([b.cluster_starts for b in batches] or [np.zeros(0, dtype=np.int64)]),
-        cluster_ends=np.concatenate([b.cluster_ends for b in batches] or [np.zeros(0, dtype=np.int64)]),
+        shift_at=np.concatenate([b.shift_at for b in batches] or [_NO_POSITIONS]),
+        shift=np.concatenate([b.shift for b in batches] or [_NO_POSITIONS]),
+        cluster_starts=np.concatenate([b.cluster_starts for b in batches] or [_NO_POSITIONS]),
+        cluster_ends=np.concatenate([b.cluster_ends for b in batches] or [_NO_POSITIONS]),
     )
+
+
+_NO_POSITIONS = np.zeros(0, dtype=np.int64)
 
 
 def code_length(codes: np.ndarray, word_lengths: np.ndarray) -> np.ndarray:
@@ -471,10 +517,8 @@ class TermSpace:
     def lookup(self, tokens: Sequence[str]) -> np.ndarray:
         """Ids of many tokens at once (int64), -1 for unknown ones."""
         codes = codes_of(tokens, self.tokens.words)
-        vocabulary = self.tokens.codes
-        where = np.minimum(np.searchsorted(vocabulary, codes), max(len(vocabulary) - 1, 0))
-        found = (vocabulary[where] == codes) if len(vocabulary) else np.zeros(len(codes), dtype=np.bool_)
-        ids = np.where(found, where, -1)
+        ids = ids_of_codes(self.tokens.sorted_codes, self.tokens.sorted_ids, codes)
+        found = ids >= 0
         if self.extra:
             for index in np.flatnonzero(~found).tolist():
                 ids[index] = self.extra.get(tokens[index], -1)
@@ -506,7 +550,10 @@ class DocumentTokens:
     token_starts: np.ndarray
     """Global normalised position of every token's first character (ascending)."""
     codes: np.ndarray
-    """Term code of each corpus term id (int64, ascending)."""
+    """Term code of each corpus term id (int64)."""
+    sorted_codes: np.ndarray
+    sorted_ids: np.ndarray
+    """The codes ascending, and the id of each, to find ids by code."""
     code_lengths: np.ndarray
     """Token length, in normalised characters, of each corpus term id."""
     words: dict[str, int]
@@ -522,10 +569,35 @@ class DocumentTokens:
     cluster_ends: np.ndarray
     """Global spans of the clusters of more than one character (see ``joins_previous``)."""
 
+    def token_ends(self, index: np.ndarray) -> np.ndarray:
+        """End positions of the tokens at ``index`` (an index past the last token gives 0)."""
+        count = len(self.token_starts)
+        if not count:
+            return np.zeros(len(index), dtype=np.int64)
+        safe = np.clip(index, 0, count - 1)
+        ends = self.token_starts[safe].astype(np.int64) + self.code_lengths[self.term_ids[safe]]
+        return np.where((index >= 0) & (index < count), ends, 0)
+
+    def token_starts_at(self, index: np.ndarray) -> np.ndarray:
+        """Start positions of the tokens at ``index`` (an index past the last token gives -1)."""
+        count = len(self.token_starts)
+        if not count:
+            return np.full(len(index), -1, dtype=np.int64)
+        starts = self.token_starts[np.clip(index, 0, count - 1)].astype(np.int64)
+        return np.where((index >= 0) & (index < count), starts, -1)
+
+    def token_codes(self, index: np.ndarray) -> np.ndarray:
+        """Term codes of the tokens at ``index`` (an index past the last token gives 0)."""
+        count = len(self.token_starts)
+        if not count:
+            return np.zeros(len(index), dtype=np.int64)
+        codes = self.codes[self.term_ids[np.clip(index, 0, count - 1)]]
+        return np.where((index >= 0) & (index < count), codes, 0)
+
     def find_code(self, code: int) -> int | None:
         """Corpus term id of a term code, if any document has it."""
-        where = int(np.searchsorted(self.codes, code))
-        return where if where < len(self.codes) and int(self.codes[where]) == code else None
+        (found,) = ids_of_codes(self.sorted_codes, self.sorted_ids, np.array([code], dtype=np.int64)).tolist()
+        return None if found < 0 else int(found)
 
     def normalised(self, positions: np.ndarray) -> np.ndarray:
         """Normalised global positions of (sorted or unsorted) global positions."""
@@ -550,10 +622,13 @@ class DocumentTokens:
         direct = self.inside_cluster(first) | self.inside_cluster(last)
         low = self.normalised(first)
         high = self.normalised(last)
-        token_ends = self.token_starts + self.code_lengths[self.term_ids].astype(self.token_starts.dtype)
         inner_first = np.searchsorted(self.token_starts, low, side="left")
-        inner_end = np.maximum(np.searchsorted(token_ends, high, side="right"), inner_first)
-        edges = _Edges(self, token_ends, low, high, inner_first, inner_end)
+        # Tokens starting before ``high`` lie inside but for at most one that crosses it (runs are disjoint,
+        # and one bigram of a run crosses a given position).
+        inner_end = np.searchsorted(self.token_starts, high, side="left")
+        inner_end -= (inner_end > 0) & (self.token_ends(inner_end - 1) > high)
+        inner_end = np.maximum(inner_end, inner_first)
+        edges = _Edges(self, low, high, inner_first, inner_end)
         term_ids = self.term_ids
         parts = [term_ids[a:b] for a, b in zip(inner_first.tolist(), inner_end.tolist(), strict=True)]
         counts = inner_end - inner_first
@@ -589,39 +664,30 @@ class _Edges:
     """The tokens a chunk has at its edges that its document does not: cut ASCII words and CJK unigrams."""
 
     def __init__(
-        self,
-        tokens: DocumentTokens,
-        token_ends: np.ndarray,
-        low: np.ndarray,
-        high: np.ndarray,
-        inner_first: np.ndarray,
-        inner_end: np.ndarray,
+        self, tokens: DocumentTokens, low: np.ndarray, high: np.ndarray, inner_first: np.ndarray, inner_end: np.ndarray
     ) -> None:
         self.tokens = tokens
         self.low = low
         self.high = high
         count = len(tokens.token_starts)
-        # One sentinel token past every position spares bounds checks on the empty stream.
-        beyond = np.iinfo(np.int64).max
-        starts = np.append(tokens.token_starts.astype(np.int64), beyond)
-        ends = np.append(token_ends.astype(np.int64), beyond)
-        codes = np.append(tokens.codes[tokens.term_ids], 0)
         nonempty = high > low
         # Left edge: the token before the first inner one crosses ``low`` when it ends after it.
-        before = np.maximum(inner_first - 1, 0)
-        self.left = nonempty & (inner_first > 0) & (ends[before] > low)
-        self.left_code = codes[before]
-        self.left_end = ends[before]
-        # Right edge: the first token ending after ``high`` crosses it when it starts before it.
-        self.right = nonempty & (inner_end < count) & (starts[inner_end] < high)
-        self.right_code = codes[inner_end]
-        self.right_start = starts[inner_end]
-        self.same_token = self.left & self.right & (inner_first - 1 == inner_end)
+        before = inner_first - 1
+        self.left_end = tokens.token_ends(before)
+        self.left = nonempty & (before >= 0) & (self.left_end > low)
+        self.left_code = tokens.token_codes(before)
+        # Right edge: the first token after the inner ones crosses ``high`` when it starts before it.
+        self.right_start = tokens.token_starts_at(inner_end)
+        self.right = nonempty & (inner_end < count) & (self.right_start < high)
+        self.right_code = tokens.token_codes(inner_end)
+        self.same_token = self.left & self.right & (before == inner_end)
         has_inner = inner_end > inner_first
         # A cut CJK run keeps bigrams when two of its characters lie inside; one character is a unigram.
-        first_starts_at_low = has_inner & (starts[inner_first] == low)
-        last = np.maximum(inner_end - 1, 0)
-        last_is_bigram_to_high = has_inner & (starts[last] == high - 2) & (ends[last] == high)
+        first_starts_at_low = has_inner & (tokens.token_starts_at(inner_first) == low)
+        last = inner_end - 1
+        last_is_bigram_to_high = (
+            has_inner & (tokens.token_starts_at(last) == high - 2) & (tokens.token_ends(last) == high)
+        )
         self.left_unigram = self.left & (self.left_code < WORD_BASE) & ~first_starts_at_low
         self.right_unigram = self.right & (self.right_code < WORD_BASE) & ~last_is_bigram_to_high
         # One character between two cut bigrams is a single unigram, found from the left.
