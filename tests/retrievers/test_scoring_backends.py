@@ -14,7 +14,14 @@ from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.base import build_index, top_hits
 from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.lexical import build_postings
-from chunkscope.retrievers.scoring import QueryTerms, rank_queries, rank_queries_numpy, top_rows
+from chunkscope.retrievers.scoring import (
+    QueryTerms,
+    batch_scores,
+    rank_queries,
+    rank_queries_numpy,
+    term_by_term_scores,
+    top_rows,
+)
 
 compiled = pytest.importorskip("chunkscope.retrievers.compiled", reason="numba (extra 'fast') is not installed")
 
@@ -155,3 +162,11 @@ def test_compiled_bm25_weights_are_bit_identical(sample: Dataset, monkeypatch: p
             weights[backend, params] = index.weights
     for params in (BM25(), BM25(k1=0.7, b=0.9, epsilon=0.5)):
         np.testing.assert_array_equal(weights["numpy", params], weights["numba", params])
+
+
+@settings(max_examples=100, deadline=None)
+@given(postings_and_queries(), st.booleans())
+def test_term_by_term_scores_equal_batch_scores(case, unweighted: bool) -> None:  # type: ignore[no-untyped-def]
+    pointers, units, weights, unit_count, _, queries = case
+    args = (pointers, units, None if unweighted else weights, unit_count, QueryTerms.of(queries))
+    np.testing.assert_array_equal(term_by_term_scores(*args), batch_scores(*args))

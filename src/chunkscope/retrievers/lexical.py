@@ -18,8 +18,9 @@ from chunkscope.tokenize.streams import ChunkTokens
 BLOCK = 1 << 21
 """Elements per block when building postings, bounding temporary memory."""
 
-COMPILED_MIN_TOKENS = 2_000_000
-"""Tokens below which sorting in numpy builds postings as fast as loading the compiled builder."""
+COMPILED_MIN_TOKENS = 4_000_000
+"""Tokens from which the compiled builder repays loading numba: sorting them in numpy takes a second or more,
+and an index that size is ranked on the compiled path anyway."""
 
 
 @lru_cache(maxsize=200_000)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,10 +27,19 @@ BATCH_POSTINGS = 1 << 20
 """Score cells (queries x units) and postings per numpy batch: enough to amortise numpy's per-call
 cost, small enough that the temporaries stay in reused memory rather than fresh pages."""
 
-COMPILED_MIN_POSTINGS = 20_000_000
-"""Postings to touch below which numpy is as quick as importing numba and loading its compiled code."""
+COMPILED_MIN_POSTINGS = 50_000_000
+"""Postings to touch from which the compiled path repays its start-up (importing numba and loading its
+cached machine code, about a second): numpy costs some 20 ns more per posting."""
+
+LONG_POSTINGS = 400
+"""Mean postings per query term from which numpy adds term by term (a slice costs about as much as
+gathering 400 postings into a batch)."""
+
+LOADED_MIN_WORK = 100_000
+"""Once the compiled path is loaded, it is used from this much work on."""
 
 BACKEND_ENV = "CHUNKSCOPE_BACKEND"
+COMPILED_MODULE = "chunkscope.retrievers.compiled"
 
 
 def numba_available() -> bool:
@@ -45,7 +55,11 @@ def choose_backend(work: int, threshold: int) -> str:
     forced = os.environ.get(BACKEND_ENV, "")
     if forced in ("numpy", "numba"):
         return forced if forced == "numpy" or numba_available() else "numpy"
-    return "numba" if work >= threshold and numba_available() else "numpy"
+    if not numba_available():
+        return "numpy"
+    if COMPILED_MODULE in sys.modules:  # already paid for
+        threshold = min(threshold, LOADED_MIN_WORK)
+    return "numba" if work >= threshold else "numpy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +138,12 @@ def rank_queries_numpy(
 ) -> list[Ranking]:
     """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each."""
     rankings: list[Ranking] = []
+    terms = queries.terms
+    touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
+    # Long posting lists are cheapest added slice by slice; short ones, gathered into one bincount per batch.
+    score = term_by_term_scores if touched >= LONG_POSTINGS * len(terms) else batch_scores
     for first, last in _batches(pointers, unit_count, queries):
-        scores = batch_scores(pointers, units, weights, unit_count, queries.part(first, last))
+        scores = score(pointers, units, weights, unit_count, queries.part(first, last))
         rankings.extend(top_rows(scores, tie_break, depth))
     return rankings
 
@@ -163,6 +181,26 @@ def batch_scores(
     values = np.ones(total) if weights is None else weights[positions]
     flat = np.bincount(cells, weights=values, minlength=len(queries) * unit_count)
     return flat.reshape(len(queries), unit_count)
+
+
+def term_by_term_scores(
+    pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: QueryTerms
+) -> np.ndarray:
+    """``batch_scores`` adding each query term's postings into its row at once.
+
+    A term's postings name each unit once, so ``row[units] += weights`` adds every
+    weight exactly as ``bincount`` would, in the same query-term order.
+    """
+    scores = np.zeros((len(queries), unit_count))
+    bounds = queries.offsets.tolist()
+    starts = pointers[queries.terms].tolist()
+    ends = pointers[queries.terms + 1].tolist()
+    for query in range(len(queries)):
+        row = scores[query]
+        for k in range(bounds[query], bounds[query + 1]):
+            low, high = starts[k], ends[k]
+            row[units[low:high]] += 1.0 if weights is None else weights[low:high]
+    return scores
 
 
 def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Ranking]:
