@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,9 +11,10 @@ from hypothesis import strategies as st
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.io.dataset import Dataset
+from chunkscope.model import Chunk
 from chunkscope.results import Ranking
 from chunkscope.retrievers import parse_retriever
-from chunkscope.retrievers.base import build_index, top_hits
+from chunkscope.retrievers.base import build_index, tie_break_positions, top_hits
 from chunkscope.retrievers.bm25 import BM25
 from chunkscope.retrievers.lexical import build_postings
 from chunkscope.retrievers.scoring import (
@@ -23,16 +26,23 @@ from chunkscope.retrievers.scoring import (
     top_rows,
 )
 
-compiled = pytest.importorskip("chunkscope.retrievers.compiled", reason="numba (extra 'fast') is not installed")
+
+@pytest.fixture(name="compiled", scope="module")
+def compiled_module() -> ModuleType:
+    """The compiled scoring path; its tests skip without numba (extra ``fast``)."""
+    return pytest.importorskip("chunkscope.retrievers.compiled", reason="numba (extra 'fast') is not installed")
+
 
 # Few distinct weights, some negative or zero, so that sums tie and some scores are not above 0.
 WEIGHTS = st.sampled_from([0.5, 0.25, 1.0, -0.25, 0.0, 0.1, 0.2, 0.3])
 
 
+Case = tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, list[list[int]]]
+"""Postings (pointers, units, weights), unit count, tie-break positions and query term lists."""
+
+
 @st.composite
-def postings_and_queries(
-    draw: st.DrawFn,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray, list[np.ndarray]]:
+def postings_and_queries(draw: st.DrawFn) -> Case:
     unit_count = draw(st.integers(1, 12))
     term_count = draw(st.integers(1, 6))
     lists = [sorted(draw(st.sets(st.integers(0, unit_count - 1)))) for _ in range(term_count)]
@@ -44,7 +54,15 @@ def postings_and_queries(
     return pointers, units, weights, unit_count, tie_break, queries
 
 
-def brute_force(pointers, units, weights, unit_count, tie_break, queries, depth) -> list[Ranking]:  # type: ignore[no-untyped-def]
+def brute_force(
+    pointers: np.ndarray,
+    units: np.ndarray,
+    weights: np.ndarray | None,
+    unit_count: int,
+    tie_break: np.ndarray,
+    queries: list[list[int]],
+    depth: int,
+) -> list[Ranking]:
     """Python floats added in query-term order, then every unit sorted by (-score, tie-break)."""
     rankings = []
     for query in queries:
@@ -59,7 +77,7 @@ def brute_force(pointers, units, weights, unit_count, tie_break, queries, depth)
 
 @settings(max_examples=300, deadline=None)
 @given(postings_and_queries(), st.integers(1, 8), st.booleans())
-def test_both_paths_equal_the_oracle(case, depth: int, unweighted: bool) -> None:  # type: ignore[no-untyped-def]
+def test_both_paths_equal_the_oracle(compiled: ModuleType, case: Case, depth: int, unweighted: bool) -> None:
     pointers, units, weights, unit_count, tie_break, queries = case
     if unweighted:
         weights = None
@@ -69,7 +87,7 @@ def test_both_paths_equal_the_oracle(case, depth: int, unweighted: bool) -> None
     assert compiled.rank_queries(*args) == expected
 
 
-def test_ties_break_by_position_and_zero_scores_are_not_retrieved() -> None:
+def test_ties_break_by_position_and_zero_scores_are_not_retrieved(compiled: ModuleType) -> None:
     # Term 0 is in units 0..3 with equal weights; unit 4 only has a zero weight.
     pointers = np.array([0, 4, 5], dtype=np.int64)
     units = np.array([0, 1, 2, 3, 4], dtype=np.int32)
@@ -98,7 +116,7 @@ def test_top_rows_matches_top_hits() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 9), max_size=15), min_size=1, max_size=8))
-def test_postings_builders_agree(token_lists: list[list[int]]) -> None:
+def test_postings_builders_agree(compiled: ModuleType, token_lists: list[list[int]]) -> None:
     ids = np.array([t for tokens in token_lists for t in tokens], dtype=np.int32)
     lengths = np.array([len(tokens) for tokens in token_lists], dtype=np.int64)
     numpy_built = build_postings(ids, lengths)
@@ -121,7 +139,7 @@ def test_postings_builders_agree(token_lists: list[list[int]]) -> None:
 
 @pytest.mark.parametrize("retriever", ["bm25", "overlap", "bm25:k1=0.9,b=0.3"])
 def test_retrievers_rank_alike_on_both_backends(
-    sample: Dataset, retriever: str, monkeypatch: pytest.MonkeyPatch
+    compiled: ModuleType, sample: Dataset, retriever: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     units = chunk_corpus(parse_chunker("fixed:size=120,overlap=30"), sample.corpus).units
     questions = sample.questions.questions
@@ -151,7 +169,9 @@ def test_rank_queries_without_queries_or_terms() -> None:
     assert empty == Ranking((), ())
 
 
-def test_compiled_bm25_weights_are_bit_identical(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_compiled_bm25_weights_are_bit_identical(
+    compiled: ModuleType, sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
     units = chunk_corpus(parse_chunker("fixed:size=90,overlap=20"), sample.corpus).units
     weights = {}
     for backend in ("numpy", "numba"):
@@ -166,7 +186,23 @@ def test_compiled_bm25_weights_are_bit_identical(sample: Dataset, monkeypatch: p
 
 @settings(max_examples=100, deadline=None)
 @given(postings_and_queries(), st.booleans())
-def test_term_by_term_scores_equal_batch_scores(case, unweighted: bool) -> None:  # type: ignore[no-untyped-def]
+def test_term_by_term_scores_equal_batch_scores(case: Case, unweighted: bool) -> None:
     pointers, units, weights, unit_count, _, queries = case
     args = (pointers, units, None if unweighted else weights, unit_count, QueryTerms.of(queries))
     np.testing.assert_array_equal(term_by_term_scores(*args), batch_scores(*args))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", "日本", "a\U0001f600", "ab", ""]), st.integers(0, 5), st.integers(0, 5)),
+        max_size=25,
+    )
+)
+def test_tie_break_positions_follow_document_start_end_id(spans: list[tuple[str, int, int]]) -> None:
+    units = [
+        Chunk(f"{doc}#{n % 3}-{n}", doc, start, start + length, "") for n, (doc, start, length) in enumerate(spans)
+    ]
+    expected = sorted(range(len(units)), key=lambda i: (units[i].doc, units[i].start, units[i].end, units[i].id))
+    positions = tie_break_positions(units)
+    assert [int(i) for i in np.argsort(positions)] == expected

@@ -50,9 +50,17 @@ def build_index(retriever: Retriever, units: Sequence[Chunk], corpus: Corpus | N
 
 def tie_break_positions(units: Sequence[Chunk]) -> np.ndarray:
     """Each unit's position in (document id, start, end, id) order: the tie-break key."""
-    order = sorted(range(len(units)), key=lambda i: (units[i].doc, units[i].start, units[i].end, units[i].id))
-    positions = np.empty(len(units), dtype=np.int64)
-    positions[order] = np.arange(len(units))
+    count = len(units)
+    positions = np.empty(count, dtype=np.int64)
+    if not count:
+        return positions
+    # numpy compares strings by code point, as Python does.
+    documents = np.unique(np.array([u.doc for u in units]), return_inverse=True)[1]
+    starts = np.fromiter((u.start for u in units), dtype=np.int64, count=count)
+    ends = np.fromiter((u.end for u in units), dtype=np.int64, count=count)
+    ids = np.unique(np.array([u.id for u in units]), return_inverse=True)[1]
+    order = np.lexsort((ids, ends, starts, documents))
+    positions[order] = np.arange(count)
     return positions
 
 

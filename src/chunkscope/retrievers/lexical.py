@@ -32,9 +32,9 @@ def query_tokens(tokenizer: Any, text: str) -> tuple[str, ...]:
 class Postings:
     """Term -> (unit ids, term frequencies) in CSR form, plus unit lengths in tokens.
 
-    Terms are numbered in the order of their ids in the token stream (not of first
-    occurrence); ``first_seen`` lists them in order of first occurrence, the order
-    rank_bm25 builds its vocabulary in, for sums that must add up in that order.
+    Unit ids are int32. Terms are numbered by ascending token-stream id, not by
+    first occurrence; ``first_seen`` lists them in order of first occurrence (the
+    order rank_bm25 builds its vocabulary in) for sums that must add up in that order.
     """
 
     def __init__(self, units: Sequence[Chunk], tokenizer_spec: str, corpus: Corpus | None = None) -> None:
