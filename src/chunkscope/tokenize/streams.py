@@ -427,19 +427,9 @@ def code_length(codes: np.ndarray, word_lengths: np.ndarray) -> np.ndarray:
     return lengths
 
 
-def code_of(token: str, words: dict[str, int]) -> int | None:
-    """The term code of one default-tokenizer token; None for an ASCII word not in ``words``."""
-    if token.isascii():
-        number = words.get(token)
-        return None if number is None else WORD_BASE + number
-    ranks = [int(CJK_RANK[ord(char)]) for char in token]
-    if len(ranks) > 2 or min(ranks) < 0:
-        return None
-    return ranks[0] if len(ranks) == 1 else ((ranks[0] + 1) << RANK_BITS) | ranks[1]
-
-
 def codes_of(tokens: Sequence[str], words: dict[str, int]) -> np.ndarray:
-    """``code_of`` of many tokens at once (int64), -1 where it is None."""
+    """The term code of each default-tokenizer token (int64); -1 for an ASCII word not in ``words``
+    and for a text that is no such token."""
     codes = np.full(len(tokens), -1, dtype=np.int64)
     ascii_flags = np.fromiter(map(str.isascii, tokens), dtype=np.bool_, count=len(tokens))
     ascii_at = np.flatnonzero(ascii_flags)
@@ -463,7 +453,7 @@ def codes_of(tokens: Sequence[str], words: dict[str, int]) -> np.ndarray:
 
 
 def token_of(code: int, word_list: Sequence[str]) -> str:
-    """The token text of a term code (inverse of ``code_of``)."""
+    """The token text of a term code (inverse of ``codes_of``)."""
     if code >= WORD_BASE:
         return word_list[code - WORD_BASE]
     if code > RANK_MASK:
@@ -505,15 +495,6 @@ class TermSpace:
         self.extra: dict[str, int] = {}
         self.extra_texts: list[str] = []
 
-    def find(self, token: str) -> int | None:
-        """Id of ``token`` if it is known."""
-        code = code_of(token, self.tokens.words)
-        if code is not None:
-            found = self.tokens.find_code(code)
-            if found is not None:
-                return found
-        return self.extra.get(token)
-
     def lookup(self, tokens: Sequence[str]) -> np.ndarray:
         """Ids of many tokens at once (int64), -1 for unknown ones."""
         codes = codes_of(tokens, self.tokens.words)
@@ -524,13 +505,12 @@ class TermSpace:
                 ids[index] = self.extra.get(tokens[index], -1)
         return ids
 
-    def add(self, token: str) -> int:
-        """Id of ``token``, adding it when new."""
-        found = self.find(token)
-        if found is not None:
-            return found
-        number = self.extra[token] = len(self.tokens.codes) + len(self.extra_texts)
-        self.extra_texts.append(token)
+    def add_new(self, token: str) -> int:
+        """Id of a token the corpus vocabulary lacks, numbered on first sight."""
+        number = self.extra.get(token)
+        if number is None:
+            number = self.extra[token] = len(self.tokens.codes) + len(self.extra_texts)
+            self.extra_texts.append(token)
         return number
 
     def text(self, term_id: int) -> str:
@@ -594,11 +574,6 @@ class DocumentTokens:
         codes = self.codes[self.term_ids[np.clip(index, 0, count - 1)]]
         return np.where((index >= 0) & (index < count), codes, 0)
 
-    def find_code(self, code: int) -> int | None:
-        """Corpus term id of a term code, if any document has it."""
-        (found,) = ids_of_codes(self.sorted_codes, self.sorted_ids, np.array([code], dtype=np.int64)).tolist()
-        return None if found < 0 else int(found)
-
     def normalised(self, positions: np.ndarray) -> np.ndarray:
         """Normalised global positions of (sorted or unsorted) global positions."""
         if not len(self.shift_at):
@@ -631,28 +606,38 @@ class DocumentTokens:
         edges = _Edges(self, low, high, inner_first, inner_end)
         term_ids = self.term_ids
         parts = [term_ids[a:b] for a, b in zip(inner_first.tolist(), inner_end.tolist(), strict=True)]
-        counts = inner_end - inner_first
         prefixed = np.fromiter(map(bool, spans.prefixes), dtype=np.bool_, count=len(low))
-        prefix_ids: dict[str, list[int]] = {}
-        for unit in np.flatnonzero(direct | prefixed | edges.left_extra | edges.right_extra).tolist():
+        special = np.flatnonzero(direct | prefixed | edges.left_extra | edges.right_extra).tolist()
+        # The special units' own tokens as texts first, then every text's id in one lookup.
+        heads: list[list[str]] = []
+        tails: list[list[str]] = []
+        prefix_tokens: dict[str, list[str]] = {}
+        for unit in special:
             prefix = spans.prefixes[unit]
             if direct[unit] or (prefix and prefix[-1] not in _SAFE_PREFIX_ENDS):
-                direct_ids = [space.add(t) for t in tokenizer(spans.texts[unit])]
-                parts[unit] = np.array(direct_ids, dtype=np.int32)
-                counts[unit] = len(direct_ids)
+                heads.append(tokenizer(spans.texts[unit]))
+                tails.append([])
+                parts[unit] = term_ids[:0]
                 continue
-            if prefix and prefix not in prefix_ids:
-                prefix_ids[prefix] = [space.add(t) for t in tokenizer(prefix)]
-            head = list(prefix_ids.get(prefix, ()))
+            if prefix and prefix not in prefix_tokens:
+                prefix_tokens[prefix] = tokenizer(prefix)
             left = edges.left_token(unit)
-            if left is not None:
-                head.append(space.add(left))
             right = edges.right_token(unit)
-            tail = [] if right is None else [space.add(right)]
-            parts[unit] = np.concatenate((np.array(head, dtype=np.int32), parts[unit], np.array(tail, dtype=np.int32)))
-            counts[unit] = len(parts[unit])
+            heads.append(prefix_tokens.get(prefix, []) + ([] if left is None else [left]))
+            tails.append([] if right is None else [right])
+        texts = [t for head, tail in zip(heads, tails, strict=True) for t in (*head, *tail)]
+        found = space.lookup(texts)
+        for index in np.flatnonzero(found < 0).tolist():
+            found[index] = space.add_new(texts[index])
+        found32 = found.astype(np.int32)
+        at = 0
+        for unit, head, tail in zip(special, heads, tails, strict=True):
+            middle = at + len(head)
+            parts[unit] = np.concatenate((found32[at:middle], parts[unit], found32[middle : middle + len(tail)]))
+            at = middle + len(tail)
+        counts = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
         ids = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
-        return ChunkTokens(ids, counts.astype(np.int64), space.lookup, space.text)
+        return ChunkTokens(ids, counts, space.lookup, space.text)
 
 
 _SAFE_PREFIX_ENDS = frozenset(" \t\n\r\f\v")
