@@ -150,17 +150,6 @@ def test_retrievers_rank_alike_on_both_backends(
     assert any(ranking.indices for ranking in reference)
 
 
-def test_corpus_streams_index_like_chunk_texts(sample: Dataset) -> None:
-    # Tokens taken from the documents give the same postings, so the same scores, bit for bit.
-    units = chunk_corpus(parse_chunker("fixed:size=77,overlap=13"), sample.corpus).units
-    questions = sample.questions.questions
-    alone = parse_retriever("bm25").build(units)
-    shared = build_index(parse_retriever("bm25"), units, sample.corpus)
-    for question in questions:
-        np.testing.assert_array_equal(alone.scores(question.query), shared.scores(question.query))
-    assert alone.rank(questions, 20) == shared.rank(questions, 20)
-
-
 def test_rank_queries_without_queries_or_terms() -> None:
     pointers = np.array([0, 1], dtype=np.int64)
     units = np.array([0], dtype=np.int32)
