@@ -20,9 +20,9 @@ from chunkscope.retrievers.lexical import build_postings
 from chunkscope.retrievers.scoring import (
     QueryTerms,
     batch_scores,
+    query_by_query_scores,
     rank_queries,
     rank_queries_numpy,
-    term_by_term_scores,
     top_rows,
 )
 
@@ -175,10 +175,10 @@ def test_compiled_bm25_weights_are_bit_identical(
 
 @settings(max_examples=100, deadline=None)
 @given(postings_and_queries(), st.booleans())
-def test_term_by_term_scores_equal_batch_scores(case: Case, unweighted: bool) -> None:
+def test_query_by_query_scores_equal_batch_scores(case: Case, unweighted: bool) -> None:
     pointers, units, weights, unit_count, _, queries = case
     args = (pointers, units, None if unweighted else weights, unit_count, QueryTerms.of(queries))
-    np.testing.assert_array_equal(term_by_term_scores(*args), batch_scores(*args))
+    np.testing.assert_array_equal(query_by_query_scores(*args), batch_scores(*args))
 
 
 @settings(max_examples=200, deadline=None)

@@ -51,7 +51,11 @@ def rank_queries(
     counts = out_counts.tolist()
     unit_rows = out_units.tolist()
     score_rows = out_scores.tolist()
-    return [Ranking(tuple(unit_rows[q][:n]), tuple(score_rows[q][:n])) for q, n in enumerate(counts)]
+    for query, count in enumerate(counts):
+        if count < depth:
+            unit_rows[query] = unit_rows[query][:count]
+            score_rows[query] = score_rows[query][:count]
+    return list(map(Ranking, map(tuple, unit_rows), map(tuple, score_rows)))
 
 
 @numba.njit(cache=True, nogil=True)

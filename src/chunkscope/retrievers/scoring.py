@@ -32,7 +32,7 @@ COMPILED_MIN_POSTINGS = 50_000_000
 cached machine code, about a second): numpy costs some 20 ns more per posting."""
 
 LONG_POSTINGS = 400
-"""Mean postings per query term from which numpy adds term by term (a slice costs about as much as
+"""Mean postings per query term from which numpy scores query by query (a slice costs about as much as
 gathering 400 postings into a batch)."""
 
 LOADED_MIN_WORK = 100_000
@@ -140,8 +140,8 @@ def rank_queries_numpy(
     rankings: list[Ranking] = []
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
-    # Long posting lists are cheapest added slice by slice; short ones, gathered into one bincount per batch.
-    score = term_by_term_scores if touched >= LONG_POSTINGS * len(terms) else batch_scores
+    # Long posting lists are cheapest copied slice by slice; short ones, gathered into one bincount per batch.
+    score = query_by_query_scores if touched >= LONG_POSTINGS * len(terms) else batch_scores
     for first, last in _batches(pointers, unit_count, queries):
         scores = score(pointers, units, weights, unit_count, queries.part(first, last))
         rankings.extend(top_rows(scores, tie_break, depth))
@@ -183,23 +183,26 @@ def batch_scores(
     return flat.reshape(len(queries), unit_count)
 
 
-def term_by_term_scores(
+def query_by_query_scores(
     pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: QueryTerms
 ) -> np.ndarray:
-    """``batch_scores`` adding each query term's postings into its row at once.
+    """``batch_scores`` with one ``bincount`` per query over its terms' posting slices, concatenated.
 
-    A term's postings name each unit once, so ``row[units] += weights`` adds every
-    weight exactly as ``bincount`` would, in the same query-term order.
+    For long posting lists: slices are copied, not gathered through an index array.
     """
-    scores = np.zeros((len(queries), unit_count))
+    scores = np.empty((len(queries), unit_count))
     bounds = queries.offsets.tolist()
     starts = pointers[queries.terms].tolist()
     ends = pointers[queries.terms + 1].tolist()
     for query in range(len(queries)):
-        row = scores[query]
-        for k in range(bounds[query], bounds[query + 1]):
-            low, high = starts[k], ends[k]
-            row[units[low:high]] += 1.0 if weights is None else weights[low:high]
+        first, last = bounds[query], bounds[query + 1]
+        spans = list(zip(starts[first:last], ends[first:last], strict=True))
+        if not spans:
+            scores[query] = 0.0
+            continue
+        cells = np.concatenate([units[low:high] for low, high in spans])
+        values = np.ones(len(cells)) if weights is None else np.concatenate([weights[low:high] for low, high in spans])
+        scores[query] = np.bincount(cells, weights=values, minlength=unit_count)
     return scores
 
 
