@@ -22,10 +22,10 @@ import numpy as np
 
 from chunkscope.results import Ranking
 
-BATCH_CELLS = 1 << 20
+BATCH_CELLS = 1 << 17
 BATCH_POSTINGS = 1 << 20
 """Score cells (queries x units) and postings per numpy batch: enough to amortise numpy's per-call
-cost, small enough that the temporaries stay in reused memory rather than fresh pages."""
+cost, few enough that the scores stay in cache (128k cells, 1 MB, measured fastest on JSQuAD)."""
 
 COMPILED_MIN_POSTINGS = 50_000_000
 """Postings to touch from which the compiled path repays its start-up (importing numba and loading its
@@ -225,4 +225,5 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
     cols_list = cols[keep_hit].tolist()
     values_list = values[keep_hit].tolist()
     bounds = np.concatenate(([0], np.cumsum(taken))).tolist()
-    return [Ranking(tuple(cols_list[a:b]), tuple(values_list[a:b])) for a, b in itertools.pairwise(bounds)]
+    spans = list(itertools.pairwise(bounds))
+    return list(map(Ranking, (tuple(cols_list[a:b]) for a, b in spans), (tuple(values_list[a:b]) for a, b in spans)))
