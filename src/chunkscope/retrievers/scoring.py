@@ -27,9 +27,9 @@ BATCH_POSTINGS = 1 << 20
 """Score cells (queries x units) and postings per numpy batch: enough to amortise numpy's per-call
 cost, few enough that the scores stay in cache (128k cells, 1 MB, measured fastest on JSQuAD)."""
 
-COMPILED_MIN_POSTINGS = 50_000_000
+COMPILED_MIN_POSTINGS = 100_000_000
 """Postings to touch from which the compiled path repays its start-up (importing numba and loading its
-cached machine code, about a second): numpy costs some 20 ns more per posting."""
+cached machine code: 0.7 s on the 2-core machine): numpy costs 5 to 15 ns more per posting."""
 
 LONG_POSTINGS = 400
 """Mean postings per query term from which numpy scores query by query (a slice costs about as much as
