@@ -25,7 +25,7 @@ from chunkscope.results import (
     Ranking,
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
-from chunkscope.retrievers.base import window_ends
+from chunkscope.retrievers.base import build_index, window_ends
 
 Progress = Callable[[str, int, int], None]
 
@@ -107,7 +107,9 @@ class Evaluator:
         if key not in self._indexes:
             if progress is not None:
                 progress("indexing", 0, 1)
-            self._indexes[key] = parse_retriever(config.retriever).build(self.chunking(config.chunker).chunking.units)
+            self._indexes[key] = build_index(
+                parse_retriever(config.retriever), self.chunking(config.chunker).chunking.units, self.corpus
+            )
         return self._indexes[key]
 
     def _evaluate(self, config: Config, progress: Progress | None) -> ConfigResult:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.spec.registry import Registry
 
@@ -45,11 +45,33 @@ def window_ends(index: RetrieverIndex) -> tuple[int, ...] | None:
     return None if ends is None else tuple(ends)
 
 
+@runtime_checkable
+class CorpusRetriever(Protocol):
+    """A retriever that shares work across chunkings of one corpus (the lexical ones tokenise each document once)."""
+
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> RetrieverIndex: ...
+
+
+def build_index(retriever: Retriever, units: Sequence[Chunk], corpus: Corpus | None = None) -> RetrieverIndex:
+    """``retriever`` built over ``units``; given the corpus they were cut from, retrievers that can reuse it do."""
+    if corpus is not None and isinstance(retriever, CorpusRetriever):
+        return retriever.build_over(units, corpus)
+    return retriever.build(units)
+
+
 def tie_break_positions(units: Sequence[Chunk]) -> np.ndarray:
     """Each unit's position in (document id, start, end, id) order: the tie-break key."""
-    order = sorted(range(len(units)), key=lambda i: (units[i].doc, units[i].start, units[i].end, units[i].id))
-    positions = np.empty(len(units), dtype=np.int64)
-    positions[order] = np.arange(len(units))
+    count = len(units)
+    positions = np.empty(count, dtype=np.int64)
+    if not count:
+        return positions
+    # numpy compares strings by code point, as Python does.
+    documents = np.unique(np.array([u.doc for u in units]), return_inverse=True)[1]
+    starts = np.fromiter((u.start for u in units), dtype=np.int64, count=count)
+    ends = np.fromiter((u.end for u in units), dtype=np.int64, count=count)
+    ids = np.unique(np.array([u.id for u in units]), return_inverse=True)[1]
+    order = np.lexsort((ids, ends, starts, documents))
+    positions[order] = np.arange(count)
     return positions
 
 

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
-from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
-from chunkscope.retrievers.lexical import Postings
+from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
+from chunkscope.retrievers.lexical import BLOCK, Postings
+from chunkscope.retrievers.query_terms import QueryTerms
+from chunkscope.retrievers.scoring import batch_scores, rank_queries
 
 
 @retrievers.register("bm25")
@@ -38,38 +40,76 @@ class BM25:
     def build(self, units: Sequence[Chunk]) -> BM25Index:
         return BM25Index(self, units)
 
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> BM25Index:
+        """The index over units cut from ``corpus``, whose documents are tokenised once for every chunking."""
+        return BM25Index(self, units, corpus)
 
-def bm25_idf(document_frequency: np.ndarray, unit_count: int, epsilon: float) -> np.ndarray:
-    """rank_bm25's Okapi idf with its floor for negative values."""
+
+def bm25_idf(
+    document_frequency: np.ndarray, unit_count: int, epsilon: float, first_seen: np.ndarray | None = None
+) -> np.ndarray:
+    """rank_bm25's Okapi idf with its floor for negative values.
+
+    The floor's mean is taken over the terms in ``first_seen`` order (rank_bm25's
+    vocabulary order), so that it is bit-identical to rank_bm25's whatever the
+    order of the ids.
+    """
     df = document_frequency.astype(np.float64)
     idf = np.log(unit_count - df + 0.5) - np.log(df + 0.5)
     if len(idf):
-        floor = epsilon * float(idf.mean())
+        in_order = idf if first_seen is None else idf[first_seen]
+        floor = epsilon * float(in_order.mean())
         idf = np.where(idf < 0, floor, idf)
     return idf
 
 
 class BM25Index:
-    """Per-posting BM25 weights precomputed, so a query is one gather and one bincount."""
+    """Per-posting BM25 weights precomputed, so a query is one gather and one sum per posting."""
 
-    def __init__(self, params: BM25, units: Sequence[Chunk]) -> None:
-        self.postings = postings = Postings(units, params.tokenizer)
+    def __init__(self, params: BM25, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
+        self.postings = postings = Postings(units, params.tokenizer, corpus)
         self.tie_break = tie_break_positions(units)
-        self.idf = bm25_idf(postings.document_frequency, postings.unit_count, params.epsilon)
-        total = postings.unit_lengths.sum()
-        average_length = total / postings.unit_count if postings.unit_count else 0.0
-        if average_length == 0:
-            self.weights = np.zeros_like(postings.frequencies)
-            return
-        tf = postings.frequencies
-        norm = params.k1 * (1 - params.b + params.b * postings.unit_lengths[postings.units] / average_length)
-        term_of_posting = np.repeat(np.arange(len(self.idf)), postings.document_frequency)
-        self.weights = self.idf[term_of_posting] * (tf * (params.k1 + 1) / (tf + norm))
+        self.idf = bm25_idf(postings.document_frequency, postings.unit_count, params.epsilon, postings.first_seen)
+        self.weights = bm25_weights(params, postings, self.idf)
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every unit for the query text."""
-        units, weights = self.postings.gather(self.postings.query_term_ids(query), self.weights)
-        return np.bincount(units, weights=weights, minlength=self.postings.unit_count)
+        postings = self.postings
+        terms = QueryTerms.of([postings.query_term_ids(query)])
+        scores: np.ndarray = batch_scores(postings.pointers, postings.units, self.weights, postings.unit_count, terms)[
+            0
+        ]
+        return scores
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
-        return [top_hits(self.scores(q.query), self.tie_break, depth) for q in questions]
+        postings = self.postings
+        queries = postings.queries_term_ids([q.query for q in questions])
+        return rank_queries(
+            postings.pointers, postings.units, self.weights, postings.unit_count, self.tie_break, queries, depth
+        )
+
+
+def bm25_weights(params: BM25, postings: Postings, idf: np.ndarray) -> np.ndarray:
+    """Each posting's weight idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avgdl)), as rank_bm25 computes it."""
+    total = postings.unit_lengths.sum()
+    average_length = total / postings.unit_count if postings.unit_count else 0.0
+    weights = np.zeros(len(postings.units), dtype=np.float64)
+    if average_length == 0:
+        return weights
+    norm = params.k1 * (1 - params.b + params.b * postings.unit_lengths / average_length)
+    if postings.compiled:
+        from chunkscope.retrievers import compiled
+
+        return compiled.bm25_weights(postings.pointers, postings.units, postings.frequencies, idf, norm, params.k1)
+    pointers = postings.pointers
+    # Blocks of whole terms bound the temporaries; each element gets the same operations as in one expression.
+    first_term = 0
+    while first_term < len(idf):
+        end_term = max(int(np.searchsorted(pointers, pointers[first_term] + BLOCK, side="right")) - 1, first_term + 1)
+        end_term = min(end_term, len(idf))
+        low, high = int(pointers[first_term]), int(pointers[end_term])
+        tf = postings.frequencies[low:high].astype(np.float64)
+        term_idf = np.repeat(idf[first_term:end_term], postings.document_frequency[first_term:end_term])
+        weights[low:high] = term_idf * (tf * (params.k1 + 1) / (tf + norm[postings.units[low:high]]))
+        first_term = end_term
+    return weights

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
-from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
+from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.lexical import Postings
+from chunkscope.retrievers.query_terms import QueryTerms
+from chunkscope.retrievers.scoring import batch_scores, rank_queries
 
 
 @retrievers.register("overlap")
@@ -23,20 +25,28 @@ class KeywordOverlap:
     def build(self, units: Sequence[Chunk]) -> OverlapIndex:
         return OverlapIndex(self, units)
 
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> OverlapIndex:
+        """The index over units cut from ``corpus``, whose documents are tokenised once for every chunking."""
+        return OverlapIndex(self, units, corpus)
+
 
 class OverlapIndex:
     """Counts distinct matching query terms per unit from the postings."""
 
-    def __init__(self, params: KeywordOverlap, units: Sequence[Chunk]) -> None:
-        self.postings = Postings(units, params.tokenizer)
+    def __init__(self, params: KeywordOverlap, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
+        self.postings = Postings(units, params.tokenizer, corpus)
         self.tie_break = tie_break_positions(units)
-        self.ones = np.ones_like(self.postings.frequencies)
 
     def scores(self, query: str) -> np.ndarray:
         """Number of distinct query tokens in every unit."""
-        distinct = list(dict.fromkeys(self.postings.query_term_ids(query)))
-        units, ones = self.postings.gather(distinct, self.ones)
-        return np.bincount(units, weights=ones, minlength=self.postings.unit_count)
+        postings = self.postings
+        terms = QueryTerms.of([postings.query_term_ids(query)]).distinct()
+        scores: np.ndarray = batch_scores(postings.pointers, postings.units, None, postings.unit_count, terms)[0]
+        return scores
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
-        return [top_hits(self.scores(q.query), self.tie_break, depth) for q in questions]
+        postings = self.postings
+        queries = postings.queries_term_ids([q.query for q in questions]).distinct()
+        return rank_queries(
+            postings.pointers, postings.units, None, postings.unit_count, self.tie_break, queries, depth
+        )

@@ -9,9 +9,9 @@ from typing import Annotated
 
 import numpy as np
 
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
-from chunkscope.retrievers.base import Progress, Retriever, RetrieverIndex, retrievers, tie_break_positions
+from chunkscope.retrievers.base import Progress, Retriever, RetrieverIndex, build_index, retrievers, tie_break_positions
 from chunkscope.spec.grammar import StrategyKind, format_spec
 
 
@@ -45,6 +45,10 @@ class ReciprocalRankFusion:
     def build(self, units: Sequence[Chunk]) -> FusionIndex:
         return FusionIndex(self, units)
 
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> FusionIndex:
+        """The fusion with parts that can reuse the corpus built over it."""
+        return FusionIndex(self, units, corpus)
+
 
 def part_names(parts: Sequence[object]) -> list[str]:
     """Short spec of each part; a repeated spec gets ``#2``, ``#3``... so names stay distinct.
@@ -70,7 +74,7 @@ def part_names(parts: Sequence[object]) -> list[str]:
 class FusionIndex:
     """The parts' indexes over the same units, fused per question."""
 
-    def __init__(self, params: ReciprocalRankFusion, units: Sequence[Chunk]) -> None:
+    def __init__(self, params: ReciprocalRankFusion, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
         self.params = params
         self.names = part_names(params.parts)
         self.tie_break = tie_break_positions(units)
@@ -80,7 +84,7 @@ class FusionIndex:
         self.part_keys = [format_spec(part) for part in params.parts]
         for key, part in zip(self.part_keys, params.parts, strict=True):
             if key not in built:
-                built[key] = part.build(units)
+                built[key] = build_index(part, units, corpus)
         self.indexes = built
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:

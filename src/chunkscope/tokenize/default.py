@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunkscope.tokenize.base import tokenizers
+from chunkscope.tokenize.cjk import CJK_RANGES
+from chunkscope.tokenize.streams import DocumentTokens, encode_documents
 
-# ASCII words, or runs of Han / Hiragana / Katakana (incl. the prolonged sound mark,
-# iteration marks, 〇, small Ainu katakana and the supplementary-plane ideographs
-# of names such as 𠮷). NFKC already turned half-width katakana into full width.
-_TOKEN_RUNS = re.compile(
-    r"[a-z0-9]+"
-    r"|[\u3041-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3005\u3006\u30fc"
-    r"\u3007\u31f0-\u31ff\U00020000-\U0003ffff]+"
-)
+"""Inclusive code-point ranges of the characters that form CJK runs (after NFKC and lower-casing)."""
+
+_CJK_CLASS = "".join(f"{chr(low)}-{chr(high)}" for low, high in CJK_RANGES)
+# ASCII words, or runs of Han / Hiragana / Katakana. NFKC already turned half-width katakana into full width.
+_TOKEN_RUNS = re.compile(f"[a-z0-9]+|[{_CJK_CLASS}]+")
 
 
 @tokenizers.register("default")
@@ -36,3 +36,7 @@ class DefaultTokenizer:
             else:
                 tokens.extend(map(str.__add__, run[:-1], run[1:]))
         return tokens
+
+    def document_tokens(self, texts: Sequence[str]) -> DocumentTokens:
+        """Every text tokenised at once, with token offsets, so chunks can take their tokens from it."""
+        return encode_documents(texts)
