@@ -120,3 +120,20 @@ def test_markdown_report_states_the_chunk_import(tmp_path: Path) -> None:
         f"Imported chunks `{chunks}` (chunkscope): 72 chunks, 69 exact, 3 relocated, 0 ambiguous, 0 not found "
         "(left out)." in out.read_text(encoding="utf-8")
     )
+
+
+def test_token_sized_export_carries_each_chunks_token_count(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    quicktok = pytest.importorskip("quicktok")
+    del quicktok
+    from chunkscope.tokenize.counting import token_counter
+
+    out = tmp_path / "chunks.jsonl"
+    assert main(["chunks", "fixed:size=64,unit=tokens,tokenizer=cl100k", "--out", str(out)]) == 0
+    capsys.readouterr()
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    counter = token_counter("cl100k")
+    # A chunk without prefix costs the tokens of its text alone, at most the size it was cut to.
+    assert all(record["tokens"] == counter.count(record["text"]) <= 64 for record in records if "prefix" not in record)
+    # Character-sized chunks carry no token count.
+    assert main(["chunks", "fixed:size=200", "--out", str(out)]) == 0
+    assert all("tokens" not in json.loads(line) for line in out.read_text(encoding="utf-8").splitlines())

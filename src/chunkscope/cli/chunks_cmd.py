@@ -16,6 +16,7 @@ from chunkscope.cli import common
 from chunkscope.io.corpus import load_corpus
 from chunkscope.model import Chunk, Corpus
 from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.cost import TokenCost, chunker_tokenizers, token_cost
 from chunkscope.reports.offsets import OffsetWriter
 
 NAME = "chunks"
@@ -42,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     config = make_config(args.spec, defaults=common.spec_defaults(args))
     common.check_outputs(args, [config])
     corpus = _corpus(args)
-    chunking = chunk_corpus(parse_chunker(config.chunker), corpus)
+    chunker = parse_chunker(config.chunker)
+    chunking = chunk_corpus(chunker, corpus)
     common.print_chunking_problems(chunking)
     if chunking.parents is not None:
         print(
@@ -51,7 +53,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     write = OffsetWriter(corpus, common.report_offset_unit(args))
-    common.write_outputs(args, {"out": lambda: export_jsonl(chunking, write)})
+    tokenizers = chunker_tokenizers(chunker)
+    counter = token_cost(tokenizers[0]) if tokenizers else None
+    common.write_outputs(args, {"out": lambda: export_jsonl(chunking, write, counter)})
     return common.EXIT_OK
 
 
@@ -63,11 +67,13 @@ def _corpus(args: argparse.Namespace) -> Corpus:
     return common.load_from_args(args).corpus
 
 
-def export_jsonl(chunking: Chunking, write: OffsetWriter) -> str:
-    """The retrieval units as JSONL, in corpus order."""
+def export_jsonl(chunking: Chunking, write: OffsetWriter, tokens: TokenCost | None = None) -> str:
+    """The retrieval units as JSONL, in corpus order; with ``tokens`` (a token-sized chunker), each unit's
+    token count (prefix and body, as a budget in tokens counts it)."""
     return "".join(
-        json.dumps(chunk_record(chunk, write, token_count(chunking, index)), ensure_ascii=False) + "\n"
-        for index, chunk in enumerate(chunking.units)
+        json.dumps(chunk_record(chunk, write, None if tokens is None else tokens.cost(chunk)), ensure_ascii=False)
+        + "\n"
+        for chunk in chunking.units
     )
 
 
@@ -87,13 +93,3 @@ def chunk_record(chunk: Chunk, write: OffsetWriter, tokens: int | None = None) -
     if tokens is not None:
         record["tokens"] = tokens
     return record
-
-
-def token_count(chunking: Chunking, index: int) -> int | None:
-    """The token count of unit ``index`` when the chunking measured its units in tokens; None otherwise.
-
-    Chunkings carry no token counts yet; once a chunker that measures in tokens records them, this is
-    where the export picks them up.
-    """
-    del chunking, index
-    return None
