@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunkscope.model import Chunk, Corpus, Document
+from chunkscope.tokenize.char_table import is_composing_jamo, joins_previous
 from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tokenize.default import DefaultTokenizer
-from chunkscope.tokenize.streams import encode_documents, is_composing_jamo, joins_previous
+from chunkscope.tokenize.streams import encode_documents
 
 tokenize = DefaultTokenizer()
 

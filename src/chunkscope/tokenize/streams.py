@@ -24,153 +24,41 @@ tokenised from its text directly.
 
 from __future__ import annotations
 
-import threading
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 
 import numpy as np
 
-from chunkscope.tokenize.cjk import CJK_RANGES
-
-CODE_POINTS = 0x110000
-SEPARATOR, WORD, CJK = 0, 1, 2
-"""Classes of normalised characters: separators, ASCII letters/digits, CJK run characters."""
-
-RANK_BITS = 18
-RANK_MASK = (1 << RANK_BITS) - 1
-WORD_BASE = 1 << 37
-"""Term codes. CJK characters are numbered by their rank among the CJK run characters (fewer
-than ``2**18``): a unigram's code is its rank ``r``, a bigram's ``((a + 1) << 18) | b`` (from
-``2**18`` up to below ``2**37``); the ``k``-th distinct ASCII word's code is ``WORD_BASE + k``.
-Codes stay below ``2**38``, so a code and a position below ``2**25`` pack into one int64 sort key."""
-
-POSITION_BITS = 25
+from chunkscope.tokenize.char_table import (
+    ASCII_VIEW,
+    CHAR_RANKS,
+    CJK_CHARS,
+    WORD_CHAR,
+    CharTable,
+    char_table,
+    encode_utf32,
+    normalise,
+)
+from chunkscope.tokenize.term_codes import (
+    RANK_BITS,
+    RANK_MASK,
+    WORD_BASE,
+    WordIds,
+    code_length,
+    codes_of,
+    dense_ids,
+    ids_of_codes,
+    position_dtype,
+    token_of,
+)
 
 BATCH_CHARS = 1 << 20
+
+
 """Documents are encoded in batches of about this many characters, bounding temporary memory."""
 
 
-def joins_previous(char: str) -> bool:
-    """True when NFKC may combine ``char`` with the character before it.
-
-    Canonical reordering moves only combining marks, and composition joins a
-    starter with a later mark (category M) or a Hangul vowel or trailing jamo; so
-    a character interacts with its predecessor only when its decomposition starts
-    with one of those. A character that does not is a normalisation boundary:
-    NFKC(left + right) == NFKC(left) + NFKC(right) when ``right`` starts with it.
-    """
-    first = unicodedata.normalize("NFKD", char)[0]
-    return unicodedata.category(first).startswith("M") or is_composing_jamo(ord(first))
-
-
-def is_composing_jamo(code: int) -> bool:
-    """Hangul jamo that NFC joins onto a preceding jamo or syllable: vowels and trailing consonants."""
-    return 0x1161 <= code <= 0x1175 or 0x11A8 <= code <= 0x11C2
-
-
-def normalise(text: str) -> str:
-    """The default tokenizer's normalisation: NFKC, then lower-case."""
-    return unicodedata.normalize("NFKC", text).lower()
-
-
-def _class_table() -> np.ndarray:
-    table = np.zeros(CODE_POINTS, dtype=np.uint8)
-    table[ord("a") : ord("z") + 1] = WORD
-    table[ord("0") : ord("9") + 1] = WORD
-    for low, high in CJK_RANGES:
-        table[low : high + 1] = CJK
-    return table
-
-
-CLASSES = _class_table()
-"""Class of every code point, as a normalised character."""
-CJK_CHARS = np.flatnonzero(CLASSES == CJK).astype(np.uint32)
-"""The CJK run characters in code-point order: a character's rank is its index here."""
-CJK_RANK = np.full(CODE_POINTS, -1, dtype=np.int32)
-CJK_RANK[CJK_CHARS] = np.arange(len(CJK_CHARS), dtype=np.int32)
 assert len(CJK_CHARS) <= RANK_MASK
-WORD_CHAR = -2
-CHAR_RANKS = np.where(CLASSES == WORD, WORD_CHAR, CJK_RANK).astype(np.int32)
-"""A CJK character's rank, ``WORD_CHAR`` for an ASCII letter or digit, -1 for a separator: the class
-and the rank in one lookup."""
-ASCII_VIEW = np.where(CLASSES == WORD, np.arange(CODE_POINTS), ord(" ")).astype(np.uint8)
-"""Each character as itself when it is an ASCII letter or digit, else as a space."""
-
-
-class CharTable:
-    """Per code point, learnt on first sight: its normalised form and whether it joins its predecessor."""
-
-    UNKNOWN, CONTEXT_FREE, JOINING = 0, 1, 2
-
-    def __init__(self) -> None:
-        self.status = np.zeros(CODE_POINTS, dtype=np.uint8)
-        self.first = np.zeros(CODE_POINTS, dtype=np.int32)
-        """Index in ``flat`` of the character's first normalised code point."""
-        self.length = np.zeros(CODE_POINTS, dtype=np.int32)
-        """Number of normalised code points."""
-        self.flat = np.zeros(0, dtype=np.uint32)
-        self.single = np.zeros(CODE_POINTS, dtype=np.uint32)
-        """The first normalised code point (the whole form for most characters)."""
-        self.irregular = np.zeros(CODE_POINTS, dtype=np.bool_)
-        """True when the form is not one code point, or the character joins its predecessor."""
-        self._lock = threading.Lock()
-
-    def form(self, code: int) -> np.ndarray:
-        """The normalised code points of one known character."""
-        first = int(self.first[code])
-        return self.flat[first : first + int(self.length[code])]
-
-    def learn(self, codes: np.ndarray) -> None:
-        """Make sure every code point in ``codes`` is known."""
-        unknown = codes[self.status[codes] == self.UNKNOWN]
-        if not len(unknown):
-            return
-        with self._lock:
-            new = [int(c) for c in np.unique(unknown) if self.status[c] == self.UNKNOWN]
-            pieces = [self.flat]
-            size = len(self.flat)
-            for code in new:
-                char = chr(code)
-                normal = encode_utf32(normalise(char))
-                self.first[code] = size
-                self.length[code] = len(normal)
-                size += len(normal)
-                pieces.append(normal)
-            self.flat = np.concatenate(pieces)
-            for code in new:  # published last: a reader seeing the status sees the form too
-                joining = joins_previous(chr(code))
-                form = self.form(code)
-                self.single[code] = form[0]
-                self.irregular[code] = joining or len(form) != 1
-                self.status[code] = self.JOINING if joining else self.CONTEXT_FREE
-
-
-_TABLE: CharTable | None = None
-_TABLE_LOCK = threading.Lock()
-
-
-def char_table() -> CharTable:
-    """The process-wide character table (about 20 MB, built on first use)."""
-    global _TABLE
-    with _TABLE_LOCK:
-        if _TABLE is None:
-            _TABLE = CharTable()
-        return _TABLE
-
-
-def encode_utf32(text: str) -> np.ndarray:
-    """Code points of ``text`` (lone surrogates kept)."""
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-class WordIds(dict[str, int]):
-    """ASCII words numbered in order of first sight."""
-
-    def __missing__(self, word: str) -> int:
-        number = self[word] = len(self)
-        return number
 
 
 @dataclass(slots=True)
@@ -295,44 +183,6 @@ def _batches(texts: Sequence[str]) -> list[tuple[int, int]]:
     return ranges
 
 
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """The distinct values, ascending (``np.sort`` is much faster than ``np.unique`` on large arrays)."""
-    ordered = np.sort(values)
-    if not len(ordered):
-        return ordered
-    keep = np.empty(len(ordered), dtype=np.bool_)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
-
-
-def dense_ids(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct codes (ascending) and each code's index among them (int32).
-
-    One sort of ``code << 25 | position`` keys does both: cheaper than ``np.unique``
-    with ``return_inverse`` (an argsort) or a binary search per code.
-    """
-    count = len(codes)
-    if count >= 1 << POSITION_BITS:
-        vocabulary = sorted_unique(codes)
-        return vocabulary, np.searchsorted(vocabulary, codes).astype(np.int32)
-    keys = codes << POSITION_BITS
-    keys |= np.arange(count, dtype=np.int64)
-    keys.sort()
-    ordered = keys >> POSITION_BITS
-    new = np.empty(count, dtype=np.bool_)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    ids = np.empty(count, dtype=np.int32)
-    ids[keys & ((1 << POSITION_BITS) - 1)] = np.cumsum(new, dtype=np.int32) - 1
-    return ordered[new], ids
-
-
-def position_dtype(size: int) -> type[np.signedinteger]:
-    """The narrowest of int32/int64 that holds positions up to ``size``."""
-    return np.int32 if size < 2**31 - 1 else np.int64
-
-
 class _CorpusVocabulary:
     """Corpus term ids, numbered in order of discovery, batch by batch."""
 
@@ -355,14 +205,6 @@ class _CorpusVocabulary:
         self.sorted_ids = np.concatenate((self.sorted_ids, known[new]))[order]
         ids: np.ndarray = known.astype(np.int32)[local]
         return ids
-
-
-def ids_of_codes(sorted_codes: np.ndarray, sorted_ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """The id of each code (int64), -1 for codes not in ``sorted_codes``."""
-    if not len(sorted_codes):
-        return np.full(len(codes), -1, dtype=np.int64)
-    where = np.minimum(np.searchsorted(sorted_codes, codes), len(sorted_codes) - 1)
-    return np.where(sorted_codes[where] == codes, sorted_ids[where], -1)
 
 
 def encode_documents(texts: Sequence[str]) -> DocumentTokens:
@@ -417,48 +259,6 @@ def encode_documents(texts: Sequence[str]) -> DocumentTokens:
 
 
 _NO_POSITIONS = np.zeros(0, dtype=np.int64)
-
-
-def code_length(codes: np.ndarray, word_lengths: np.ndarray) -> np.ndarray:
-    """Length in normalised characters of each term code's token."""
-    lengths = np.where(codes > RANK_MASK, 2, 1)
-    is_word = codes >= WORD_BASE
-    lengths[is_word] = word_lengths[codes[is_word] - WORD_BASE]
-    return lengths
-
-
-def codes_of(tokens: Sequence[str], words: dict[str, int]) -> np.ndarray:
-    """The term code of each default-tokenizer token (int64); -1 for an ASCII word not in ``words``
-    and for a text that is no such token."""
-    codes = np.full(len(tokens), -1, dtype=np.int64)
-    ascii_flags = np.fromiter(map(str.isascii, tokens), dtype=np.bool_, count=len(tokens))
-    ascii_at = np.flatnonzero(ascii_flags)
-    if len(ascii_at):
-        numbers = np.fromiter(
-            map(words.get, [tokens[i] for i in ascii_at.tolist()], repeat(-1)), dtype=np.int64, count=len(ascii_at)
-        )
-        codes[ascii_at] = np.where(numbers >= 0, WORD_BASE + numbers, -1)
-    other_at = np.flatnonzero(~ascii_flags)
-    if len(other_at):
-        others = [tokens[i] for i in other_at.tolist()]
-        sizes = np.fromiter(map(len, others), dtype=np.int64, count=len(others))
-        ranks = CJK_RANK[encode_utf32("".join(others))].astype(np.int64)
-        first = np.cumsum(sizes) - sizes
-        head = ranks[first]
-        tail = ranks[np.minimum(first + 1, len(ranks) - 1)]
-        pair = ((head + 1) << RANK_BITS) | tail
-        valid = (head >= 0) & ((sizes == 1) | ((sizes == 2) & (tail >= 0)))
-        codes[other_at] = np.where(valid, np.where(sizes == 1, head, pair), -1)
-    return codes
-
-
-def token_of(code: int, word_list: Sequence[str]) -> str:
-    """The token text of a term code (inverse of ``codes_of``)."""
-    if code >= WORD_BASE:
-        return word_list[code - WORD_BASE]
-    if code > RANK_MASK:
-        return chr(CJK_CHARS[(code >> RANK_BITS) - 1]) + chr(CJK_CHARS[code & RANK_MASK])
-    return chr(CJK_CHARS[code])
 
 
 @dataclass(frozen=True, slots=True)
@@ -641,6 +441,8 @@ class DocumentTokens:
 
 
 _SAFE_PREFIX_ENDS = frozenset(" \t\n\r\f\v")
+
+
 """A prefix ending in ASCII whitespace tokenises apart from the body: nothing composes with
 whitespace and it separates tokens, so prefix + body tokens = prefix tokens + body tokens."""
 
