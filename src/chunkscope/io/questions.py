@@ -12,6 +12,9 @@ from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import field_value, jsonl_records, read_text, record_id, shorten, times
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
+SHOWN_OFFSETS = 10
+"""Offsets of an ambiguous quote listed in the error (the count of the others follows: ``+3 more``)."""
+
 
 def load_questions(path: str | Path, corpus: Corpus) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus."""
@@ -128,7 +131,8 @@ def _locate_quote(item: Mapping[str, Any], document: Document, where: tuple[str,
     occurrence = item.get("occurrence")
     if occurrence is None:
         if len(found) != 1:
-            where_found = f" at offsets {', '.join(map(str, found[:10]))}" if found else ""
+            more = f" +{len(found) - SHOWN_OFFSETS} more" if len(found) > SHOWN_OFFSETS else ""
+            where_found = f" at offsets {', '.join(map(str, found[:SHOWN_OFFSETS]))}{more}" if found else ""
             hint = '; add "occurrence": N (0-based) to pick one' if found else ""
             raise InputError(
                 path,

@@ -9,7 +9,7 @@ import numpy as np
 
 from chunkscope.model import Chunk, Question
 from chunkscope.results import Ranking
-from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions, top_hits
+from chunkscope.retrievers.base import REPORT_EVERY, Progress, retrievers, tie_break_positions, top_hits
 from chunkscope.retrievers.lexical import Postings
 
 
@@ -39,4 +39,9 @@ class OverlapIndex:
         return np.bincount(units, weights=ones, minlength=self.postings.unit_count)
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:
-        return [top_hits(self.scores(q.query), self.tie_break, depth) for q in questions]
+        rankings = []
+        for number, question in enumerate(questions):
+            if progress is not None and number % REPORT_EVERY == 0:
+                progress(number, len(questions))  # lets a caller follow and cancel a long ranking
+            rankings.append(top_hits(self.scores(question.query), self.tie_break, depth))
+        return rankings

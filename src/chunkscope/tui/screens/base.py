@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Unpack
 
+from rich.text import Text
+from textual import events
 from textual.binding import BindingType
 from textual.widget import Widget
 from textual.widgets import Input
@@ -25,19 +27,38 @@ from chunkscope.tui.state.filters import FilterChanges, ViewName, filter_cycle
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side
-from chunkscope.tui.state.stepping import cycle, step_through
+from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 
+NARROW_BELOW = 100
+"""Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
 
-def waiting_text(session: Session) -> str:
+
+def waiting_text(session: Session) -> Text:
     """What the detail pane says when no question is shown: why, and what to do."""
     failed = next((slot for slot in session.slots() if slot.error is not None), None)
     if failed is not None:
-        return f"Could not evaluate {failed.requested.label}: {failed.error}. Press e to change the configuration."
+        return Text(
+            f"Could not evaluate {failed.requested.label}: {failed.error}. Press e to change the configuration."
+        )
     if session.a.shown is None:
-        return f"Evaluating {session.a.requested.label}…"
-    return "No question matches the filter (esc shows all)."
+        return Text(f"Evaluating {session.a.requested.label}… (esc cancels)")
+    return Text("No question matches the filter (esc shows all).")
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``13th``, ``21st``, ``112th``."""
+    if number % 100 in (11, 12, 13):
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+
+
+def search_box(placeholder: str, id: str) -> Input:
+    """The search box, hidden until ``/`` (hidden from the start, so it never takes the first keys)."""
+    box = Input(placeholder=placeholder, id=id)
+    box.display = False
+    return box
 
 
 class SessionScreen(SyncedScreen):
@@ -48,8 +69,19 @@ class SessionScreen(SyncedScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.SESSION)
 
+    AUTO_FOCUS = "QuestionList"
+    """Keys typed while the screen appears go to the list's bindings, never into the hidden search box."""
+
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
+    _detail_due = False
+    """The detail panes are to show the selection at the next turn of the event loop."""
+    _early_steps: tuple[int, ...] = ()
+    """n / N pressed before the first results were listed, applied when they are."""
+    _footer_evaluating = False
+    """Whether the footer's bindings were last refreshed while a computation ran."""
+    chunk_note = ""
+    """The chunk the ranked chunks' cursor is on, for the status line (its id: production ids matter)."""
 
     # -- what subclasses provide
 
@@ -77,7 +109,58 @@ class SessionScreen(SyncedScreen):
         """Rows that n / N stop at."""
         return row.failing
 
-    # -- the list
+    def new_question_list(self, id: str) -> QuestionList:
+        """The question list, telling this screen at once when the user moves its cursor."""
+        return QuestionList(on_move=self.list_moved, id=id)
+
+    # -- layout
+
+    @property
+    def narrow(self) -> bool:
+        """The list and the detail take turns (the terminal is narrower than NARROW_BELOW columns)."""
+        return self.has_class("-narrow")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.apply_width(event.size.width)
+
+    def apply_width(self, width: int) -> None:
+        """Switch between side-by-side panes and the narrow layout (list or detail) for ``width`` columns."""
+        narrow = width < NARROW_BELOW
+        if narrow == self.narrow:
+            return
+        self.set_class(narrow, "-narrow")
+        if not narrow:
+            self.remove_class("-detail")
+        self.refresh_bindings()
+
+    def action_toggle_pane(self) -> None:
+        """In the narrow layout: show the detail instead of the list, or the list again."""
+        showing_detail = not self.has_class("-detail")
+        self.set_class(showing_detail, "-detail")
+        if showing_detail:
+            self.focus_detail()
+        else:
+            self.question_list.focus()
+        self.sync_status()
+
+    def focus_detail(self) -> None:
+        """Focus the first pane of the detail (the ranked chunks)."""
+        raise NotImplementedError
+
+    def sync_bindings(self) -> None:
+        """Let the footer show esc (cancel) exactly while a computation runs."""
+        if self.session.evaluating != self._footer_evaluating:
+            self._footer_evaluating = self.session.evaluating
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_pane":
+            return self.narrow
+        if action == "cancel_evaluation":
+            return self.session.evaluating
+        return True
+
+    # -- the list and the selection (the session's selected_id is the model; the list follows it)
 
     def refresh_list(self) -> None:
         """Rebuild the question list from the session's rows and the view's filter."""
@@ -87,7 +170,9 @@ class SessionScreen(SyncedScreen):
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
         rows = self.session.visible_rows(self.VIEW)
-        self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        if row is not None:
+            self.session.selected_id = row.question.id
         total = len(all_rows)
         view = self.session.views[self.VIEW]
         described = view.filter.describe()
@@ -96,12 +181,54 @@ class SessionScreen(SyncedScreen):
         pane = self.question_list.parent
         if isinstance(pane, Widget):
             pane.border_title = f"Questions {len(rows)}/{total} · {described}"
-        if not rows:
+        if rows and self._early_steps:
+            steps, self._early_steps = self._early_steps, ()
+            for step in steps:
+                self.action_next_failing(step)
+        self.sync_status()
+        if rows:
+            self.schedule_detail()
+        else:
             self.show_detail(None)
 
-    def on_question_list_highlighted(self, message: QuestionList.Highlighted) -> None:
-        self.session.selected_id = message.row.question.id
-        self.show_detail(message.row)
+    def list_moved(self, row: QuestionRow) -> None:
+        """The user moved the list's cursor (keys, mouse): that row is the selection now."""
+        self.session.selected_id = row.question.id
+        self.selection_changed()
+
+    def selection_changed(self) -> None:
+        """The model's selection changed: the status line at once, the detail panes at the next turn."""
+        self.chunk_note = ""
+        self.sync_status()
+        self.schedule_detail()
+
+    def schedule_detail(self) -> None:
+        """Show the selection in the detail panes once the keys already waiting were handled.
+
+        Keys only move the selection (cheap); the panes, which cost milliseconds to fill, are filled
+        once per turn of the event loop, for the selection of that moment: a burst of keys never queues up.
+        """
+        if not self._detail_due:
+            self._detail_due = True
+            self.call_later(self._show_selection)
+
+    def _show_selection(self) -> None:
+        self._detail_due = False
+        if self.is_mounted:
+            self.show_detail(self.session.selected_row(self.VIEW))
+
+    def where_text(self) -> str:
+        """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
+        session = self.session
+        index = session.position(self.VIEW, session.selected_id)
+        if index is None or session.selected_id is None:
+            return ""
+        where = f"{session.selected_id} · {ordinal(index + 1)} of {len(session.visible_rows(self.VIEW))}"
+        if self.chunk_note:
+            where += f" · {self.chunk_note}"
+        if self.narrow:
+            where += " · d shows the list" if self.has_class("-detail") else " · d shows the detail"
+        return where
 
     def show_detail(self, row: QuestionRow | None) -> None:
         """Show the selected question in the detail panes (None: nothing selected)."""
@@ -116,10 +243,13 @@ class SessionScreen(SyncedScreen):
         view.show(document, self.session.document_chunks(config, doc_id), result, question, focus)
 
     def follow_chunk(self, view: DocumentView, config: Config, result: QuestionResult, chunk: Chunk) -> None:
-        """Let the document view follow a chunk chosen in the ranked chunks (switching document if needed)."""
+        """Let the document view follow a chunk chosen in the ranked chunks (switching document if needed);
+        the status line names the chunk by its id (a production chunk's own id, with --chunks)."""
         if view.document is None or view.document.id != chunk.doc:
             self.show_document(view, config, result, chunk.doc, chunk.start)
         view.highlight_chunk(chunk)
+        self.chunk_note = f"chunk {chunk.id}"
+        self.sync_status()
 
     # -- filters and search
 
@@ -172,20 +302,36 @@ class SessionScreen(SyncedScreen):
         if self.focused is None or isinstance(self.focused, Input):
             self.question_list.focus()
 
+    def action_cancel_evaluation(self) -> None:
+        """Ask the app to stop the computation that is running (esc does this while one runs)."""
+        self.post_message(messages.CancelRequested())
+
     def action_next_failing(self, step: int) -> None:
-        """Select the next (1) or previous (-1) failing question of the list; focus stays where it is."""
-        question_list = self.question_list
-        row = step_through(question_list.rows, self.session.selected_id, step, self.wanted_for_next)
+        """Select the next (1) or previous (-1) failing question of the list; focus stays where it is.
+
+        Steps from the session's selection, so every press moves exactly one question however fast
+        the keys come; before the first results are listed the presses wait for them.
+        """
+        session = self.session
+        if not self.question_list.rows and session.a.shown is None and session.a.error is None:
+            self._early_steps = (*self._early_steps, step)
+            return
+        row = session.step_selection(self.VIEW, step, self.wanted_for_next)
         if row is None:
             self.notify("No failing question in this list.", severity="warning")
             return
-        question_list.select(row.question.id)
+        self.question_list.select(row.question.id, session.position(self.VIEW, row.question.id))
+        self.selection_changed()
 
     def go_to_question(self, question_id: str) -> None:
         """Select a question, clearing the filter when it hides the question."""
-        if not self.question_list.select(question_id):
-            self.session.selected_id = question_id
+        self.session.selected_id = question_id
+        index = self.session.position(self.VIEW, question_id)
+        if index is None:
             self.action_clear_filter()
+            return
+        self.question_list.select(question_id, index)
+        self.selection_changed()
 
     # -- configuration
 
@@ -196,7 +342,7 @@ class SessionScreen(SyncedScreen):
         try:
             config = config_step(name, step, self.session.remembered_specs)(current)
         except (StepError, ChunkscopeError, ValueError) as error:
-            self.notify(str(error), title="Configuration", severity="warning")
+            self.notify(str(error), title="Configuration", severity="warning", markup=False)
             return
         self.post_message(messages.ConfigRequested(side, config))
 
