@@ -7,13 +7,15 @@ request message upward, so they never import the screens they open.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import events
 from textual.binding import BindingType
+from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
@@ -33,6 +35,11 @@ from chunkscope.tui.widgets.question_list import QuestionList
 
 NARROW_BELOW = 100
 """Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
+BURST_GAP = 0.04
+"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
+wait for a pause this long."""
+BURST_STALE = 0.2
+"""During a burst the detail panes are still filled when they are older than this (seconds)."""
 
 
 def waiting_text(session: Session) -> Text:
@@ -52,6 +59,19 @@ def ordinal(number: int) -> str:
     if number % 100 in (11, 12, 13):
         return f"{number}th"
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+
+
+def fill_panel(panel: Static, text: Text, most: int) -> None:
+    """Show ``text`` in a panel as tall as its wrapped lines (at most ``most``), so the end of a long reason
+    (``cut at 800``) is never cut off. The screen is laid out again only when that height changes: a
+    layout of the whole screen on every step costs tens of milliseconds on a large question set."""
+    panel.update(text, layout=False)
+    width = panel.content_size.width
+    if width <= 0:
+        return  # hidden (the narrow layout's list is shown): filled again when it shows
+    height = max(1, min(most, len(text.wrap(panel.app.console, width))))
+    if panel.styles.height is None or panel.styles.height.value != height:
+        panel.styles.height = height
 
 
 def search_box(placeholder: str, id: str) -> Input:
@@ -75,7 +95,19 @@ class SessionScreen(SyncedScreen):
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
-    """The detail panes are to show the selection at the next turn of the event loop."""
+    """The detail panes are to be filled after the next screen refresh."""
+    _fill_timer: Timer | None = None
+    """Fills the detail panes when a burst of keys pauses."""
+    _key_typed_at = 0.0
+    """When the last key reached this screen was typed (``time.monotonic``, the event's time)."""
+    _in_burst = False
+    """That key came less than BURST_GAP after the one before."""
+    _filled_at = 0.0
+    """When the detail panes were last filled (``time.monotonic``)."""
+    _fill_seconds = 0.0
+    """How long filling them took."""
+    _detail_key: tuple[object, ...] | None = None
+    """What the detail panes show (question and configurations): unchanged, they are not filled again."""
     _early_steps: tuple[int, ...] = ()
     """n / N pressed before the first results were listed, applied when they are."""
     _footer_evaluating = False
@@ -122,6 +154,7 @@ class SessionScreen(SyncedScreen):
 
     def on_resize(self, event: events.Resize) -> None:
         self.apply_width(event.size.width)
+        self.refill_detail()  # the question panel's lines wrap anew at the new width
 
     def apply_width(self, width: int) -> None:
         """Switch between side-by-side panes and the narrow layout (list or detail) for ``width`` columns."""
@@ -139,9 +172,15 @@ class SessionScreen(SyncedScreen):
         self.set_class(showing_detail, "-detail")
         if showing_detail:
             self.focus_detail()
+            self.refill_detail()  # laid out at the width it gets now
         else:
             self.question_list.focus()
         self.sync_status()
+
+    def refill_detail(self) -> None:
+        """Fill the detail panes again after the next refresh (their width changed)."""
+        self._detail_key = None
+        self.schedule_detail()
 
     def focus_detail(self) -> None:
         """Focus the first pane of the detail (the ranked chunks)."""
@@ -196,26 +235,52 @@ class SessionScreen(SyncedScreen):
         self.session.selected_id = row.question.id
         self.selection_changed()
 
+    def on_key(self, event: events.Key) -> None:
+        # When the keys were typed (not when they are handled): a burst is keys typed close together.
+        self._in_burst = event.time - self._key_typed_at < BURST_GAP
+        self._key_typed_at = event.time
+
     def selection_changed(self) -> None:
-        """The model's selection changed: the status line at once, the detail panes at the next turn."""
+        """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
         self.chunk_note = ""
         self.sync_status()
-        self.schedule_detail()
+        self.schedule_detail(self._in_burst)
 
-    def schedule_detail(self) -> None:
-        """Show the selection in the detail panes once the keys already waiting were handled.
+    def schedule_detail(self, burst: bool = False) -> None:
+        """Fill the detail panes for the selection: after the next screen refresh, or, while keys come in
+        a burst (``burst``: less than BURST_GAP apart), once they pause and at least every BURST_STALE.
 
-        Keys only move the selection (cheap); the panes, which cost milliseconds to fill, are filled
-        once per turn of the event loop, for the selection of that moment: a burst of keys never queues up.
+        Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
+        cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
+        not make every press wait behind panes nobody will see: they catch up with the last one.
         """
+        # The panes may fall behind for BURST_STALE, or longer when filling them is slow: in a burst they
+        # take at most about a quarter of the time, the rest is left to the keys.
+        stale_after = max(BURST_STALE, 4 * self._fill_seconds)
+        if burst and time.monotonic() - self._filled_at < stale_after:
+            if self._fill_timer is not None:
+                self._fill_timer.stop()
+            self._fill_timer = self.set_timer(BURST_GAP, self._show_selection)
+            return
         if not self._detail_due:
             self._detail_due = True
-            self.call_later(self._show_selection)
+            self.call_after_refresh(self._show_selection)
+
+    @property
+    def detail_pending(self) -> bool:
+        """The detail panes are still to be filled for the current selection."""
+        return self._detail_due or self._fill_timer is not None
 
     def _show_selection(self) -> None:
         self._detail_due = False
+        if self._fill_timer is not None:
+            self._fill_timer.stop()
+            self._fill_timer = None
         if self.is_mounted:
+            started = time.monotonic()
             self.show_detail(self.session.selected_row(self.VIEW))
+            self._filled_at = time.monotonic()
+            self._fill_seconds = self._filled_at - started
 
     def where_text(self) -> str:
         """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
@@ -304,7 +369,7 @@ class SessionScreen(SyncedScreen):
 
     def action_cancel_evaluation(self) -> None:
         """Ask the app to stop the computation that is running (esc does this while one runs)."""
-        self.post_message(messages.CancelRequested())
+        self.app.post_message(messages.CancelRequested())  # straight to the app: no hop through the screen
 
     def action_next_failing(self, step: int) -> None:
         """Select the next (1) or previous (-1) failing question of the list; focus stays where it is.
@@ -344,7 +409,7 @@ class SessionScreen(SyncedScreen):
         except (StepError, ChunkscopeError, ValueError) as error:
             self.notify(str(error), title="Configuration", severity="warning", markup=False)
             return
-        self.post_message(messages.ConfigRequested(side, config))
+        self.app.post_message(messages.ConfigRequested(side, config))
 
     def action_previous_config(self) -> None:
         """Back to the configuration before the last change."""
@@ -352,7 +417,7 @@ class SessionScreen(SyncedScreen):
         if slot.previous is None:
             self.notify("No earlier configuration yet.", severity="warning")
             return
-        self.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
+        self.app.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
 
     def action_edit_config(self) -> None:
         """Ask the app for the configuration form of the side being edited."""

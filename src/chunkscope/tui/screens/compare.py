@@ -14,7 +14,7 @@ from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import ConfigResult, QuestionResult
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
 from chunkscope.tui.state.rows import QuestionRow, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
@@ -68,7 +68,6 @@ class CompareScreen(SessionScreen):
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="compare")
         self.side: Side = "b"
-        self._detail_key: tuple[object, ...] | None = None
         self._syncing_ranked = False
 
     @property
@@ -145,13 +144,13 @@ class CompareScreen(SessionScreen):
         panel = self.query_one("#compare-question", Static)
         if row is None or a.shown is None:
             self._detail_key = None
-            panel.update(waiting_text(self.session))
+            fill_panel(panel, waiting_text(self.session), 6)
             return
         key = (row.question.id, a.shown.config, b.shown.config if b.shown else None, row.move is not None)
         if key == self._detail_key:
             return
         self._detail_key = key
-        panel.update(compare_question_text(row, a.shown, b.shown))  # its height follows the text
+        fill_panel(panel, compare_question_text(row, a.shown, b.shown), 6)
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None, QuestionResult | None], ...] = (
             ("a", a.shown, row.result),
@@ -201,5 +200,5 @@ class CompareScreen(SessionScreen):
     def action_swap(self) -> None:
         """Exchange A and B."""
         a, b = self._slots()
-        self.post_message(messages.ConfigRequested("a", b.requested))
-        self.post_message(messages.ConfigRequested("b", a.requested))
+        self.app.post_message(messages.ConfigRequested("a", b.requested))
+        self.app.post_message(messages.ConfigRequested("b", a.requested))

@@ -13,7 +13,7 @@ from textual.widgets import Footer, Static
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import Config
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
@@ -43,7 +43,6 @@ class InspectScreen(SessionScreen):
 
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="inspect")
-        self._detail_key: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield ConfigBar(id="inspect-config")
@@ -85,14 +84,14 @@ class InspectScreen(SessionScreen):
         question_panel = self.query_one("#inspect-question", Static)
         if row is None or shown is None:
             self._detail_key = None
-            question_panel.update(waiting_text(self.session))
+            fill_panel(question_panel, waiting_text(self.session), 4)
             return
         key = (row.question.id, shown.config)
         if key == self._detail_key:
             return
         self._detail_key = key
         config = shown.config
-        question_panel.update(question_line(row, config))  # its height follows the text
+        fill_panel(question_panel, question_line(row, config), 4)
         self.query_one(RankedChunksView).show(row.question, row.result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, row.result, row.question.gold_spans[0].doc)
 
