@@ -95,7 +95,7 @@ class SessionScreen(SyncedScreen):
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
-    """The detail panes are to be filled after the next screen refresh."""
+    """The detail panes are to be filled (a callback is queued)."""
     _fill_timer: Timer | None = None
     """Fills the detail panes when a burst of keys pauses."""
     _key_typed_at = 0.0
@@ -108,6 +108,8 @@ class SessionScreen(SyncedScreen):
     """How long filling them took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
+    refocus_document = False
+    """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _early_steps: tuple[int, ...] = ()
     """n / N pressed before the first results were listed, applied when they are."""
     _footer_evaluating = False
@@ -164,6 +166,7 @@ class SessionScreen(SyncedScreen):
         self.set_class(narrow, "-narrow")
         if not narrow:
             self.remove_class("-detail")
+            self.refill_detail(refocus=True)  # the detail shows again
         self.refresh_bindings()
 
     def action_toggle_pane(self) -> None:
@@ -172,15 +175,18 @@ class SessionScreen(SyncedScreen):
         self.set_class(showing_detail, "-detail")
         if showing_detail:
             self.focus_detail()
-            self.refill_detail()  # laid out at the width it gets now
+            self.refill_detail(refocus=True)  # laid out at the width it gets now
         else:
             self.question_list.focus()
         self.sync_status()
 
-    def refill_detail(self) -> None:
-        """Fill the detail panes again after the next refresh (their width changed)."""
+    def refill_detail(self, refocus: bool = False) -> None:
+        """Fill the detail panes again once laid out at their new width (after the next refresh);
+        ``refocus``: they were hidden, so the document scrolls to the gold as for a new question."""
         self._detail_key = None
-        self.schedule_detail()
+        self.refocus_document = self.refocus_document or refocus
+        self._detail_due = True
+        self.call_after_refresh(self._show_selection)
 
     def focus_detail(self) -> None:
         """Focus the first pane of the detail (the ranked chunks)."""
@@ -247,8 +253,8 @@ class SessionScreen(SyncedScreen):
         self.schedule_detail(self._in_burst)
 
     def schedule_detail(self, burst: bool = False) -> None:
-        """Fill the detail panes for the selection: after the next screen refresh, or, while keys come in
-        a burst (``burst``: less than BURST_GAP apart), once they pause and at least every BURST_STALE.
+        """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
+        less than BURST_GAP apart), once they pause and at least every BURST_STALE.
 
         Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
         cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
@@ -264,7 +270,7 @@ class SessionScreen(SyncedScreen):
             return
         if not self._detail_due:
             self._detail_due = True
-            self.call_after_refresh(self._show_selection)
+            self.call_later(self._show_selection)
 
     @property
     def detail_pending(self) -> bool:
@@ -279,6 +285,7 @@ class SessionScreen(SyncedScreen):
         if self.is_mounted:
             started = time.monotonic()
             self.show_detail(self.session.selected_row(self.VIEW))
+            self.refocus_document = False
             self._filled_at = time.monotonic()
             self._fill_seconds = self._filled_at - started
 
@@ -305,6 +312,8 @@ class SessionScreen(SyncedScreen):
         """Show one document with the chunks of ``config`` and ``result``'s marks in ``view``."""
         question = self.session.question(result.question_id)
         document = self.session.dataset.corpus.by_id[doc_id]
+        if focus is None and self.refocus_document:
+            focus = next((span.start for span in question.gold_spans if span.doc == doc_id), None)
         view.show(document, self.session.document_chunks(config, doc_id), result, question, focus)
 
     def follow_chunk(self, view: DocumentView, config: Config, result: QuestionResult, chunk: Chunk) -> None:
