@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -19,7 +20,7 @@ from chunkscope.io.atomic import write_atomic
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
 from chunkscope.io.outputs import input_conflict
 from chunkscope.pipeline.config import make_config
-from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.pipeline.parallel import FINISHED, evaluate_configs
 from chunkscope.results import Config, ConfigResult
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.run import RunFile
@@ -178,38 +179,44 @@ def configs_from_args(args: argparse.Namespace, chunkers: Sequence[str] | None =
     return list(dict.fromkeys(configs))
 
 
-def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:
-    """Evaluate configurations, with progress bars on stderr when it is a terminal.
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """--jobs: worker processes evaluating configurations in parallel."""
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="configurations evaluated in parallel by N worker processes (default: the machine's cores, "
+        f"{os.cpu_count() or 1}); 1 evaluates them one after another in this process. The results are the same",
+    )
 
-    The second bar follows the current stage (chunking, indexing, ranking), so a
-    long embedding run of a dense retriever shows how far it got.
+
+def evaluate_all(dataset: Dataset, configs: Sequence[Config], jobs: int = 1) -> list[ConfigResult]:
+    """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
+
+    The first bar counts finished configurations; the second follows the stage (chunking, indexing,
+    ranking) of the configuration last heard from, so a long embedding run of a dense retriever
+    shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
     """
-    evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
+    questions = dataset.questions.questions
     if not sys.stderr.isatty():
-        results = [evaluator.evaluate(config) for config in configs]
-        report_chunking_problems(evaluator, configs)
-        return results
-    results = []
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        overall = progress.add_task("evaluating", total=len(configs))
-        stage_task = progress.add_task("", total=1)
+        evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs)
+    else:
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            overall = progress.add_task("evaluating", total=len(configs))
+            stage_task = progress.add_task("", total=1)
 
-        def follow(stage: str, done: int, total: int) -> None:
-            progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
+            def follow(position: int, stage: str, done: int, total: int) -> None:
+                if stage == FINISHED:
+                    progress.advance(overall)
+                    return
+                progress.update(overall, description=configs[position].label)
+                progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
 
-        for config in configs:
-            progress.update(overall, description=config.label)
-            results.append(evaluator.evaluate(config, follow))
-            progress.advance(overall)
-    report_chunking_problems(evaluator, configs)
-    return results
-
-
-def report_chunking_problems(evaluator: Evaluator, configs: Sequence[Config]) -> None:
-    """Print each chunking's problems (e.g. imported chunks not found) once, on stderr."""
-    for chunker in dict.fromkeys(config.chunker for config in configs):
-        for problem in evaluator.chunking(chunker).chunking.problems:
-            print(f"chunkscope: warning: {problem}", file=sys.stderr)
+            evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs, follow)
+    for warning in evaluation.warnings:
+        print(f"chunkscope: warning: {warning}", file=sys.stderr)
+    return list(evaluation.results)
 
 
 def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]]) -> None:

@@ -35,6 +35,7 @@ def add_parser(subparsers: Any) -> None:
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also compare per question tag")
     common.add_output_options(parser)
+    common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     common.check_outputs(args, configs)
     dataset = common.load_from_args(args)
-    results = common.evaluate_all(dataset, configs)
+    results = common.evaluate_all(dataset, configs, args.jobs)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
     console = render.console(stderr=common.stdout_is_data(args))

@@ -52,6 +52,7 @@ def add_parser(subparsers: Any) -> None:
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
     common.add_output_options(parser)
+    common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
     dataset = common.load_from_args(args)
-    results = common.evaluate_all(dataset, configs)
+    results = common.evaluate_all(dataset, configs, args.jobs)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
