@@ -50,11 +50,14 @@ MAX_TOKEN_BYTES = 65_530
 """tantivy drops longer terms (while still counting them in the field length)."""
 PROGRESS_EVERY = 4096
 """Units indexed between two progress reports."""
+KEY_BATCH = 65_536
+"""Units hashed at a time for the cache key (bounds the temporary strings)."""
 SEARCH_THREADS = max(1, min(4, os.cpu_count() or 1))
 """Threads searching at once (tantivy searches without the GIL)."""
 
 K1 = 1.2
 B = 0.75
+"""tantivy's BM25 parameters, fixed in tantivy (``query/bm25.rs``) and not exposed by its Python bindings."""
 
 
 def tantivy_installed() -> bool:
@@ -128,7 +131,7 @@ def quantised_length(length: int) -> int:
 
 _ESCAPE = "\ue000"
 _ESCAPES = {_ESCAPE: "0", " ": "1", "\t": "2", "\n": "3", "\x0c": "4", "\r": "5"}
-_NEEDS_ESCAPE = re.compile("[\t\n\x0c\r\ue000]")
+_OTHER_SEPARATORS = ("\t", "\n", "\x0c", "\r", _ESCAPE)
 _SEPARATORS = re.compile("[ \t\n\x0c\r\ue000]")
 
 
@@ -148,13 +151,21 @@ def escape_token(token: str) -> str:
 
 
 def _plain(tokens: Sequence[str], joined: str) -> bool:
-    """True when ``joined`` (the tokens joined by spaces) splits back into exactly these tokens."""
-    if joined.count(" ") != len(tokens) - 1 or _NEEDS_ESCAPE.search(joined) or "" in tokens:
+    """True when ``joined`` (the tokens joined by spaces) splits back into exactly these tokens.
+
+    Substring tests rather than a regular expression or a scan of the list: this runs once per unit.
+    """
+    if not joined or joined.count(" ") != len(tokens) - 1:
+        return False  # a space inside a token (or the one token is empty)
+    if "  " in joined or joined[0] == " " or joined[-1] == " ":
+        return False  # an empty token
+    if any(char in joined for char in _OTHER_SEPARATORS):
         return False
-    return (
-        len(joined) * 4 <= MAX_TOKEN_BYTES
-        or max(len(t.encode("utf-8", "surrogatepass")) for t in tokens) <= MAX_TOKEN_BYTES
-    )
+    return len(joined) * 4 <= MAX_TOKEN_BYTES or max(_utf8_length(t) for t in tokens) <= MAX_TOKEN_BYTES
+
+
+def _utf8_length(token: str) -> int:
+    return len(token.encode("utf-8", "surrogatepass"))
 
 
 def index_text(tokens: Sequence[str]) -> str:
@@ -176,16 +187,22 @@ def query_terms(tokens: Sequence[str]) -> list[str]:
 
 
 def index_key(units: Sequence[Chunk], tokenizer: str) -> str:
-    """SHA-256 (hex) of what an index holds: the units in order, the tokenizer, the formats."""
+    """SHA-256 (hex) of what an index holds: the units in order, the tokenizer, the formats.
+
+    Each batch of units adds the lengths of its ids, document ids and indexed texts (int64), their
+    offsets, then the three strings concatenated: every unit's fields are delimited by the lengths.
+    """
     digest = hashlib.sha256(f"chunkscope {__version__} tantivy-index {INDEX_FORMAT}\0{tokenizer}\0".encode())
-    for begin in range(0, len(units), PROGRESS_EVERY):
-        batch = units[begin : begin + PROGRESS_EVERY]
-        record = "".join(
-            f"{len(u.id)}:{u.id}{len(u.doc)}:{u.doc}{u.start},{u.end},{len(text)}:{text}"
-            for u in batch
-            for text in (u.indexed_text,)
-        )
-        digest.update(record.encode("utf-8", "surrogatepass"))
+    for begin in range(0, len(units), KEY_BATCH):
+        batch = units[begin : begin + KEY_BATCH]
+        ids = [u.id for u in batch]
+        docs = [u.doc for u in batch]
+        texts = [u.indexed_text for u in batch]
+        numbers = [list(map(len, ids)), list(map(len, docs)), list(map(len, texts))]
+        numbers += [[u.start for u in batch], [u.end for u in batch]]
+        digest.update(np.array(numbers, dtype=np.int64).tobytes())
+        for strings in (ids, docs, texts):
+            digest.update("".join(strings).encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
@@ -380,7 +397,8 @@ class TantivyIndex:
         """The ``depth`` best units by score descending, then the tie-break (every tie at the cut fetched)."""
         if query is None:
             return EMPTY_RANKING
-        limit = depth + 1
+        # Room past the depth, so that ties at the cut rarely need a second search (copies of a text tie).
+        limit = 4 * depth + 1
         while True:
             hits = searcher.search(query, limit, count=False).hits
             if len(hits) < limit or hits[-1][0] < hits[depth - 1][0]:
