@@ -20,6 +20,8 @@ import math
 import os
 import random
 import re
+import subprocess
+import sys
 from bisect import bisect_right
 from collections import Counter
 from pathlib import Path
@@ -363,3 +365,28 @@ def test_cli_eval_with_tantivy(capsys: pytest.CaptureFixture[str], cache: Path) 
     report = json.loads(capsys.readouterr().out)
     assert report["configs"][0]["retriever"].startswith("tantivy")
     assert os.listdir(cache / "tantivy")
+
+
+def test_builds_abandoned_by_a_dead_process_are_removed(cache: Path) -> None:
+    units = synthetic_units(9)
+    key = engine.index_key(units, "default")
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # its pid now names no process
+    root = cache / "tantivy"
+    abandoned = root / f"{key}.building-{dead.pid}-x1"
+    running = root / f"{key}.building-{os.getpid()}-x2"  # this process: still alive, kept
+    for folder in (abandoned, running):
+        folder.mkdir(parents=True)
+    Tantivy().build(units).rank([Question("q", "alpha", ())], 20)
+    assert not abandoned.exists() and running.exists()
+    assert (root / key / "chunkscope.json").is_file()
+
+
+def test_an_interrupted_build_leaves_nothing_behind(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "_write_index", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        Tantivy().build(synthetic_units(10)).rank([Question("q", "alpha", ())], 20)
+    assert list((cache / "tantivy").iterdir()) == []

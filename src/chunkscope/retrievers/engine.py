@@ -239,7 +239,8 @@ def open_or_build(
         return opened
     try:
         root.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f"{key}.building-", dir=root))
+        _remove_abandoned_builds(root, key)
+        staging = Path(tempfile.mkdtemp(prefix=f"{key}.building-{os.getpid()}-", dir=root))
     except OSError as exc:
         _warn_cache_fault(root, exc)
         return _temporary_index(units, tokenizer, progress)
@@ -251,10 +252,32 @@ def open_or_build(
         shutil.rmtree(staging, ignore_errors=True)
         _warn_cache_fault(root, exc)
         return _temporary_index(units, tokenizer, progress)
+    except BaseException:  # interrupted: leave no half-built index behind
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
     opened = _open_cached(target, len(units), built=True)
     if opened is None:
-        raise OSError(f"the tantivy index just written to {target} cannot be opened")
+        _warn_cache_fault(root, OSError(f"the index written to {target} cannot be opened"))
+        return _temporary_index(units, tokenizer, progress)
     return opened
+
+
+def _remove_abandoned_builds(root: Path, key: str) -> None:
+    """Remove staging directories of ``key`` whose building process is gone (killed mid-build)."""
+    for staging in root.glob(f"{key}.building-*"):
+        owner = staging.name[len(key) + len(".building-") :].split("-", 1)[0]
+        if owner.isdigit() and not _process_alive(int(owner)):
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, owned by someone else
+    return True
 
 
 def _publish(staging: Path, target: Path) -> None:
