@@ -38,6 +38,7 @@ Specs nest at most :data:`MAX_DEPTH` (32) levels deep.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 import types
@@ -357,8 +358,16 @@ class _Parser:
 
 
 def _init_fields(cls: type) -> dict[str, Any]:
+    """A fresh copy of the strategy's init fields and their types (the parser deletes keys it handles)."""
+    return dict(_init_field_types(cls))
+
+
+@functools.cache
+def _init_field_types(cls: type) -> Mapping[str, Any]:
+    # get_type_hints re-evaluates every annotation string; a spec with thousands of parts
+    # (rrf over 5,000 retrievers) spent most of its parse time here before this was cached.
     hints = typing.get_type_hints(cls, include_extras=True)
-    return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init}
+    return MappingProxyType({f.name: hints[f.name] for f in dataclasses.fields(cls) if f.init})
 
 
 def _required_fields(cls: type) -> list[dataclasses.Field[Any]]:
