@@ -88,7 +88,7 @@ def fragility_report(dataset: Dataset, result: FragilityResult) -> dict[str, Any
 
 
 def fragility_csv(result: FragilityResult) -> str:
-    """One row per question: base state, changes, neighbours, share (4 decimals), verdict, then each neighbour's state."""
+    """One row per question: base state, changes, neighbours, share (4 decimals), verdict, each neighbour's state."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([*CSV_COLUMNS, *(neighbour_column(n) for n in result.neighbours)])
