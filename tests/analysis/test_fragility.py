@@ -63,6 +63,10 @@ def specs(chunker: str) -> list[str]:
     return [n.config.chunker for n in neighbours(make_config(chunker))]
 
 
+def changes(chunker: str) -> list[tuple[str, int]]:
+    return [(n.parameter, n.value) for n in neighbours(make_config(chunker))]
+
+
 # ---------------------------------------------------------------- the hand-worked fixture
 
 
@@ -163,27 +167,27 @@ def test_non_zero_overlap_is_scaled_like_the_size() -> None:
 
 def test_duplicates_after_rounding_are_dropped() -> None:
     # Overlaps of 5%, 10%, 15%, 20% of 10 are 0.5, 1, 1.5, 2: rounded half up 1, 1, 2, 2.
-    assert specs("fixed:size=10") == [
-        "fixed:size=8,overlap=0",
-        "fixed:size=9,overlap=0",
-        "fixed:size=11,overlap=0",
-        "fixed:size=12,overlap=0",
-        "fixed:size=10,overlap=1",
-        "fixed:size=10,overlap=2",
+    assert changes("fixed:size=10") == [
+        ("size", 8),
+        ("size", 9),
+        ("size", 11),
+        ("size", 12),
+        ("overlap", 1),
+        ("overlap", 2),
     ]
     # Size 4: 3.2, 3.6, 4.4, 4.8 -> 3, 4 (the base), 4 (the base), 5; overlaps 0.2, 0.4, 0.6, 0.8 -> 0, 0, 1, 1.
-    assert specs("fixed:size=4") == ["fixed:size=3,overlap=0", "fixed:size=5,overlap=0", "fixed:size=4,overlap=1"]
+    assert changes("fixed:size=4") == [("size", 3), ("size", 5), ("overlap", 1)]
 
 
 def test_a_size_too_small_for_its_overlap_is_dropped() -> None:
     # size -20% is 8, not larger than the overlap 8; overlap +20% is 9.6 -> 10, not smaller than the size.
-    assert specs("fixed:size=10,overlap=8") == [
-        "fixed:size=9,overlap=8",
-        "fixed:size=11,overlap=8",
-        "fixed:size=12,overlap=8",
-        "fixed:size=10,overlap=6",
-        "fixed:size=10,overlap=7",
-        "fixed:size=10,overlap=9",
+    assert changes("fixed:size=10,overlap=8") == [
+        ("size", 9),
+        ("size", 11),
+        ("size", 12),
+        ("overlap", 6),
+        ("overlap", 7),
+        ("overlap", 9),
     ]
 
 

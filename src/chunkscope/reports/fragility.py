@@ -9,8 +9,8 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.fragility import FragilityResult, FragilityRow, Neighbour
 from chunkscope.io.dataset import Dataset
+from chunkscope.reports.compare import config_ref
 from chunkscope.reports.eval import inline, provenance
-from chunkscope.results import Config
 
 __all__ = [
     "CSV_COLUMNS",
@@ -31,19 +31,6 @@ CSV_COLUMNS = ("question", "base", "changed", "neighbours", "share", "verdict")
 def neighbour_column(neighbour: Neighbour) -> str:
     """A neighbour's column name: its changed parameter and value, e.g. ``size=16`` (unique in a result)."""
     return f"{neighbour.parameter}={neighbour.value}"
-
-
-def _config_dict(config: Config) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "chunker": config.chunker,
-        "retriever": config.retriever,
-        "top_k": config.top_k,
-        "budget": config.budget,
-        "overflow": config.overflow,
-    }
-    if config.budget_tokenizer is not None:
-        entry |= {"budget_unit": config.budget_unit, "budget_tokenizer": config.budget_tokenizer}
-    return entry
 
 
 def _row_dict(row: FragilityRow) -> dict[str, Any]:
@@ -67,9 +54,9 @@ def fragility_report(dataset: Dataset, result: FragilityResult) -> dict[str, Any
     summary = result.summary
     return {
         **provenance(dataset),
-        "config": _config_dict(result.config),
+        "config": config_ref(result.config),
         "neighbours": [
-            {**_config_dict(n.config), "parameter": n.parameter, "value": n.value, "rule": n.rule}
+            {**config_ref(n.config), "parameter": n.parameter, "value": n.value, "rule": n.rule}
             for n in result.neighbours
         ],
         "summary": {
