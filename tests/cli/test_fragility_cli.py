@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,14 @@ def test_default_configuration_on_the_sample_data(capsys: pytest.CaptureFixture[
     summary = report["summary"]
     verdicts = ("robust_ok", "fragile_ok", "ok_nearby", "not_ok")
     assert sum(summary[verdict] for verdict in verdicts) == summary["questions"]
+
+
+def test_the_documented_example_is_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = docs.split("## `chunkscope fragility`", 1)[1]
+    example = re.findall(r"```text\n(.*?)```", section, flags=re.DOTALL)[1]
+    assert main(["fragility", "--most", "3", "--markdown", "-"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert [line for line in example.splitlines() if line] == [
+        line for line in printed[printed.index(example.splitlines()[0]) :] if line
+    ]
