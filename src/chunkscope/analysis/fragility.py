@@ -40,9 +40,10 @@ OK, ``+`` for OK nearby and a space otherwise.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 from chunkscope.analysis.diagnose import FailureCause, diagnose
 from chunkscope.chunkers import parse_chunker
@@ -197,13 +198,15 @@ class FragilityResult:
     """Its neighbours, in the documented order."""
     rows: tuple[FragilityRow, ...]
     """One row per question, in question-set order."""
+    by_question: Mapping[str, FragilityRow] = field(init=False, repr=False, compare=False)
+    """The rows by question id (for a list that looks rows up as it draws them)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "by_question", MappingProxyType({row.question_id: row for row in self.rows}))
 
     def row(self, question_id: str) -> FragilityRow:
         """The row of one question (KeyError when unknown)."""
-        for row in self.rows:
-            if row.question_id == question_id:
-                return row
-        raise KeyError(question_id)
+        return self.by_question[question_id]
 
     @property
     def summary(self) -> FragilitySummary:
