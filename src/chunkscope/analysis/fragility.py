@@ -88,9 +88,6 @@ FRAGILE_MARK = "~"
 NEARBY_MARK = "+"
 """The inspector's mark of a question not OK here but OK under some neighbour."""
 
-FragilityProgress = Progress
-"""Called with (stage, done, total): stage ``fragility``, configurations evaluated, base included."""
-
 
 class NoNeighbours(ChunkscopeError):
     """The configuration has no neighbour to compare with (no size parameter, or every change invalid)."""
@@ -305,7 +302,7 @@ def fragility(
     evaluator: Evaluator,
     config: Config,
     *,
-    progress: FragilityProgress | None = None,
+    progress: Progress | None = None,
     cancel: Callable[[], bool] | None = None,
 ) -> FragilityResult:
     """Evaluate ``config`` and its neighbours (cached by ``evaluator``) and compare each question's states.
