@@ -1,0 +1,82 @@
+"""``chunkscope fragility``: which questions keep their state when the chunk size and overlap move a little."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.progress import Progress
+
+from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
+from chunkscope.cli import common, render
+from chunkscope.io.dataset import Dataset
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.eval import to_json
+from chunkscope.reports.fragility import MOST_FRAGILE_SHOWN, fragility_csv, fragility_markdown, fragility_report
+from chunkscope.results import Config
+
+NAME = "fragility"
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        NAME,
+        help="each question's state when the chunk size and overlap move by 10-20%: robust OK vs fragile OK",
+        description=(
+            "Evaluate one configuration and its neighbours (chunk size and overlap at -20%, -10%, +10%, +20%; "
+            "an overlap of 0 becomes 5-20% of the size) and report each question's failure cause under each, "
+            "the share of neighbours where it differs, and which OK questions are robust and which fragile."
+        ),
+    )
+    common.add_input_options(parser)
+    common.add_config_options(parser, many_chunkers=False)
+    common.add_output_options(parser)
+    parser.add_argument(
+        "--most",
+        type=common.positive_int,
+        default=MOST_FRAGILE_SHOWN,
+        metavar="N",
+        help=f"most fragile questions listed in the table and the Markdown report (default {MOST_FRAGILE_SHOWN})",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the configuration has neighbours, evaluate them all, print and write reports."""
+    config = common.configs_from_args(args, [args.chunker])[0]
+    neighbours(config)  # a chunker without a size fails here, before the data is loaded
+    common.check_outputs(args, [config])
+    dataset = common.load_from_args(args)
+    result = _evaluate(dataset, config)
+    console = render.console(stderr=common.stdout_is_data(args))
+    console.print(Markdown(fragility_markdown(dataset, result, args.most)))
+    common.write_outputs(
+        args,
+        {
+            "json": lambda: to_json(fragility_report(dataset, result)),
+            "csv": lambda: fragility_csv(result),
+            "markdown": lambda: fragility_markdown(dataset, result, args.most),
+        },
+    )
+    return common.EXIT_OK
+
+
+def _evaluate(dataset: Dataset, config: Config) -> FragilityResult:
+    """The fragility of ``config``, with a progress bar on stderr when it is a terminal."""
+    evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
+    if not sys.stderr.isatty():
+        result = fragility(evaluator, config)
+    else:
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("fragility", total=1)
+
+            def follow(stage: str, done: int, total: int) -> None:
+                progress.update(task, description=f"{stage} of {config.label}", completed=done, total=total)
+
+            result = fragility(evaluator, config, progress=follow)
+    common.report_chunking_problems(evaluator, [config, *(n.config for n in result.neighbours)])
+    return result
