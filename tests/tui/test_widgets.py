@@ -142,6 +142,40 @@ def test_rewrap_equals_full_wrap(text: str, width: int, marked: list[int]) -> No
     )
 
 
+def test_wrap_breaks_at_recorded_paragraph_starts_without_a_terminator() -> None:
+    # two paragraphs joined without a separator, as the SQuAD loader records them: [0,5) and [5,10)
+    text = "寒帯ジェッ雨が降る。"
+    wrapped = wrap_text(text, 80, breaks=(5, 0, 10))
+    # 0 and the end are no breaks; 5 starts a line that owns the offsets from 5 on
+    assert list(zip(wrapped.starts.tolist(), wrapped.ends.tolist(), strict=True)) == [(0, 5), (5, 10)]
+    # a break right after a newline is the newline's own break: no empty line
+    assert wrap_text("ab\ncd", 80, breaks=(3,)).starts.tolist() == [0, 3]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    MIXED,
+    st.integers(min_value=2, max_value=20),
+    st.lists(st.integers(0, 80), max_size=4),
+    st.lists(st.integers(0, 80), max_size=4),
+)
+def test_forced_line_starts_equal_hard_breaks(text: str, width: int, breaks: list[int], forced: list[int]) -> None:
+    recorded = tuple(sorted(set(breaks)))
+    base_extra = np.zeros(len(text) + 1, dtype=np.int64)
+    base = wrap_text(text, width, base_extra, breaks=recorded)
+    rewrapped = rewrap_text(
+        text, width, base_extra, base, base_extra, breaks=recorded, forced=tuple(sorted(set(forced)))
+    )
+    hard = wrap_text(text, width, base_extra, breaks=tuple(sorted(set(breaks) | set(forced))))
+    assert rewrapped.starts.tolist() == hard.starts.tolist()
+    assert rewrapped.ends.tolist() == hard.ends.tolist()
+    # by hand: every usable offset (inside the text, not beside a terminator) starts a line
+    starts = set(rewrapped.starts.tolist())
+    for offset in set(breaks) | set(forced):
+        if 0 < offset < len(text) and text[offset - 1] not in "\r\n" and text[offset] not in "\r\n":
+            assert offset in starts
+
+
 # ---------------------------------------------------------------------------------------------- data
 
 FIXED_200 = make_config("fixed:size=200", top_k=5, budget=600)
