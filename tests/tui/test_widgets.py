@@ -261,7 +261,9 @@ def test_document_view_cut_marker_at_the_boundary(sample: Dataset, evaluator: Ev
         row = rows[cut_rows[0]]
         # the chunk starting at 400 is ranked 4th: it begins a line, with its tag in the gutter and the ✂
         # first in the text; the line before (the gold's first, at offset 380 in the gutter) ends at バッテ
-        assert row.split() == ["○#4", "✂リー保護機能がはたらき、充電を停止します。⟧このときランプはオレンジ色に点滅します。"]
+        tag, text = row.split()
+        assert tag == "○#4"
+        assert text == "✂リー保護機能がはたらき、充電を停止します。⟧このときランプはオレンジ色に点滅します。"
         assert rows[cut_rows[0] - 1].split() == ["380", "⟦周囲の温度が0℃を下回ると、低温時バッテ"]
 
     run(app, steps)
