@@ -18,7 +18,7 @@ from pilot_helpers import FIXED_200, SIZE, async_test, make_app, settle
 from textual.widgets import Input, Static
 
 from chunkscope.io.dataset import Dataset
-from chunkscope.tui.screens.export import ExportDialog, ExportRefused, export_problem, write_export
+from chunkscope.tui.screens.export import ExportDialog, ExportRefused, export_problem, write_export_target
 from chunkscope.tui.session import Session
 
 fifo_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs need a POSIX system")
@@ -79,7 +79,7 @@ def test_a_refused_target_is_never_rendered_nor_written(sample: Dataset, tmp_pat
     session = Session(sample, FIXED_200)
     render = Rendered("# Case\n")
     with pytest.raises(ExportRefused, match="it is a directory"):
-        write_export(session, str(tmp_path), render)
+        write_export_target(session, str(tmp_path), render)
     assert render.calls == 0
     assert os.listdir(tmp_path) == []
 
@@ -89,7 +89,7 @@ def test_a_fifo_is_written_directly_and_stays_a_fifo(sample: Dataset, tmp_path: 
     fifo = make_fifo(tmp_path / "export.fifo")
     assert export_problem(Session(sample, FIXED_200), str(fifo)) is None
     reader = FifoReader(fifo)
-    write_export(Session(sample, FIXED_200), str(fifo), Rendered("# Case q1\n"))
+    write_export_target(Session(sample, FIXED_200), str(fifo), Rendered("# Case q1\n"))
     assert reader.result() == "# Case q1\n"
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert os.listdir(tmp_path) == ["export.fifo"]  # no temporary left beside it
@@ -100,7 +100,7 @@ def test_an_existing_symlink_stays_and_its_file_is_replaced(sample: Dataset, tmp
     real.write_text("old", encoding="utf-8")
     link = tmp_path / "link.md"
     link.symlink_to(real)
-    write_export(Session(sample, FIXED_200), str(link), Rendered("new ✂ 寒帯\n"))
+    write_export_target(Session(sample, FIXED_200), str(link), Rendered("new ✂ 寒帯\n"))
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert real.read_text(encoding="utf-8") == "new ✂ 寒帯\n"
     assert sorted(os.listdir(tmp_path)) == ["link.md", "real.md"]
@@ -112,7 +112,7 @@ def test_a_symlink_to_a_fifo_writes_the_fifo(sample: Dataset, tmp_path: Path) ->
     link = tmp_path / "link.md"
     link.symlink_to(fifo)
     reader = FifoReader(fifo)
-    write_export(Session(sample, FIXED_200), str(link), Rendered("report\n"))
+    write_export_target(Session(sample, FIXED_200), str(link), Rendered("report\n"))
     assert reader.result() == "report\n"
     assert link.is_symlink() and stat.S_ISFIFO(os.stat(fifo).st_mode)
 

@@ -51,7 +51,7 @@ def export_problem(session: Session, path: str) -> str | None:
     return None
 
 
-def write_export(session: Session, path: str, render: Callable[[], str]) -> None:
+def write_export_target(session: Session, path: str, render: Callable[[], str]) -> None:
     """Check ``path`` again (it may have changed since the dialog), then render and write the export.
 
     Raises :class:`ExportRefused` before rendering when the target cannot take it; a
