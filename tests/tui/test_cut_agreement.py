@@ -8,11 +8,18 @@ in [0,100): the boundary 50 inside it (where [50,150) starts) is no cut. Item 2,
 
 from __future__ import annotations
 
+import asyncio
+
+from textual.app import App, ComposeResult
+
 from chunkscope.analysis.marks import chunk_marks, document_marks
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
+from chunkscope.model import Chunk, Corpus, Document, EvidenceItem, Question, Span
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.pipeline.locate import cut_spans
 from chunkscope.reports.casefile import case_file
+from chunkscope.results import QuestionResult
+from chunkscope.tui.widgets import DocumentView
 from chunkscope.tui.widgets._marked_text import marker_glyphs
 from chunkscope.tui.widgets.ranked_rows import detail_lines
 
@@ -87,3 +94,46 @@ def test_ranked_view_names_a_partial_span_held_whole_elsewhere_without_a_cut() -
     # [50,150) holds [50,90) of item 1 (40 of its 50 characters) and [90,150) of item 2 (60 of 70)
     details = detail_lines(hit, chunk_marks(DOC, hit.chunk, QUESTION, question_result), question_result)
     assert details[0] == "item 1 partial (40 of 50 chars, whole in another chunk) · ✂ item 2 partial (60 of 70 chars)"
+
+
+def rendered_document(question: Question, result: QuestionResult, chunks: tuple[Chunk, ...]) -> str:
+    """The document view's rows, as drawn at 100 x 30, joined by newlines."""
+
+    class ViewApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield DocumentView()
+
+        def on_mount(self) -> None:
+            self.query_one(DocumentView).show(DOC, chunks, result, question)
+
+    async def main() -> str:
+        app = ViewApp()
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            view = app.query_one(DocumentView)
+            return "\n".join(view.render_line(y).text for y in range(view.scrollable_content_region.height))
+
+    return asyncio.run(main())
+
+
+def test_a_complete_question_cut_by_one_chunk_but_held_whole_by_another_shows_no_cut() -> None:
+    # item 1 alone: [40, 90) holds the boundary 50 (where [50,150) starts) but lies whole in [0,100)
+    question = Question("q2", "w009 w017", (EvidenceItem((Span("d", 40, 90),)),))
+    result = Evaluator(Corpus((DOC,)), [question]).evaluate(make_config("fixed:size=100,overlap=50", top_k=5))
+    question_result = result.questions[0]
+    assert question_result.complete and question_result.cuts == ()
+    assert any(c.start == 50 for c in result.chunks)
+
+    # the core, the document view's marks and its drawing: no cut, the boundary at 50 an ordinary overlap start
+    assert cut_spans(question_result) == frozenset()
+    marks = document_marks(DOC, result.chunks, question, question_result)
+    assert marks.cuts == () and all(g.whole for g in marks.gold)
+    drawn = rendered_document(question, question_result, result.chunks)
+    assert "⟦" in drawn and "⟧" in drawn and "«" in drawn
+    assert "✂" not in drawn
+
+    # the case file: the boundary at 50 is marked `|`, no ✂ in any context block (only in the legend)
+    text = case_file(question, Corpus((DOC,)), [result], "tiny")
+    blocks = [block.split("```", 1)[0] for block in text.split("```text\n")[1:]]
+    assert blocks and not any("✂" in block for block in blocks)
+    assert 50 in marked_offsets(block_after(text, "`d` 40–90:"), 0)["|"]

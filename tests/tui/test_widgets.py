@@ -142,6 +142,40 @@ def test_rewrap_equals_full_wrap(text: str, width: int, marked: list[int]) -> No
     )
 
 
+def test_wrap_breaks_at_recorded_paragraph_starts_without_a_terminator() -> None:
+    # two paragraphs joined without a separator, as the SQuAD loader records them: [0,5) and [5,10)
+    text = "寒帯ジェッ雨が降る。"
+    wrapped = wrap_text(text, 80, breaks=(5, 0, 10))
+    # 0 and the end are no breaks; 5 starts a line that owns the offsets from 5 on
+    assert list(zip(wrapped.starts.tolist(), wrapped.ends.tolist(), strict=True)) == [(0, 5), (5, 10)]
+    # a break right after a newline is the newline's own break: no empty line
+    assert wrap_text("ab\ncd", 80, breaks=(3,)).starts.tolist() == [0, 3]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    MIXED,
+    st.integers(min_value=2, max_value=20),
+    st.lists(st.integers(0, 80), max_size=4),
+    st.lists(st.integers(0, 80), max_size=4),
+)
+def test_forced_line_starts_equal_hard_breaks(text: str, width: int, breaks: list[int], forced: list[int]) -> None:
+    recorded = tuple(sorted(set(breaks)))
+    base_extra = np.zeros(len(text) + 1, dtype=np.int64)
+    base = wrap_text(text, width, base_extra, breaks=recorded)
+    rewrapped = rewrap_text(
+        text, width, base_extra, base, base_extra, breaks=recorded, forced=tuple(sorted(set(forced)))
+    )
+    hard = wrap_text(text, width, base_extra, breaks=tuple(sorted(set(breaks) | set(forced))))
+    assert rewrapped.starts.tolist() == hard.starts.tolist()
+    assert rewrapped.ends.tolist() == hard.ends.tolist()
+    # by hand: every usable offset (inside the text, not beside a terminator) starts a line
+    starts = set(rewrapped.starts.tolist())
+    for offset in set(breaks) | set(forced):
+        if 0 < offset < len(text) and text[offset - 1] not in "\r\n" and text[offset] not in "\r\n":
+            assert offset in starts
+
+
 # ---------------------------------------------------------------------------------------------- data
 
 FIXED_200 = make_config("fixed:size=200", top_k=5, budget=600)
@@ -222,14 +256,15 @@ def test_document_view_cut_marker_at_the_boundary(sample: Dataset, evaluator: Ev
         view = app.query_one(DocumentView)
         assert view.marks is not None and view.marks.cuts == (400,)
         rows = screen_rows(view)
-        cut_rows = [row for row in rows if "✂" in row]
+        cut_rows = [n for n, row in enumerate(rows) if "✂" in row]
         assert len(cut_rows) == 1
-        row = cut_rows[0]
-        # the gold opens with ⟦, the cut sits right after バッテ, then the rank of the chunk starting at 400
-        assert "⟦周囲の温度が0℃を下回ると、低温時バッテ✂" in row
-        assert row.index("✂") < row.index("リー保護機能")
-        # gutter: the gold line starts at offset 380
-        assert row.strip().startswith("380")
+        row = rows[cut_rows[0]]
+        # the chunk starting at 400 is ranked 4th: it begins a line, with its tag in the gutter and the ✂
+        # first in the text; the line before (the gold's first, at offset 380 in the gutter) ends at バッテ
+        tag, text = row.split()
+        assert tag == "○#4"
+        assert text == "✂リー保護機能がはたらき、充電を停止します。⟧このときランプはオレンジ色に点滅します。"
+        assert rows[cut_rows[0] - 1].split() == ["380", "⟦周囲の温度が0℃を下回ると、低温時バッテ"]
 
     run(app, steps)
 
@@ -335,7 +370,7 @@ def test_document_view_jumps_between_marks_and_highlights_chunks(sample: Dataset
         chunk = next(c for c in evaluator.evaluate(FIXED_200).chunks if c.doc == "en/refunds.md" and c.start == 800)
         view.highlight_chunk(chunk)
         await pilot.pause()
-        bars = [row for row in screen_rows(view) if "▌" in row[:7]]
+        bars = [row for row in screen_rows(view) if "▌" in row[: view._gutter_width()]]
         assert bars and any("✂" in row or "r moni" in row for row in bars)
 
     run(app, steps)
@@ -348,7 +383,7 @@ def test_document_view_theme_change_rerenders(sample: Dataset, evaluator: Evalua
         view = app.query_one(DocumentView)
 
         def gold_style() -> object:
-            row = next(y for y in range(view.scrollable_content_region.height) if "✂" in view.render_line(y).text)
+            row = next(y for y in range(view.scrollable_content_region.height) if "⟦" in view.render_line(y).text)
             # the ⟦ of the cut gold: $warning blended over the surface, which differs between the themes
             return next(seg.style for seg in view.render_line(row) if seg.text == "⟦")
 

@@ -13,7 +13,6 @@ from textual.binding import BindingType
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from chunkscope.analysis.compare import compare
-from chunkscope.io.atomic import write_atomic
 from chunkscope.pipeline.evaluate import Progress
 from chunkscope.reports.casefile import case_file
 from chunkscope.reports.eval import eval_report, to_json
@@ -23,7 +22,7 @@ from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.commands import ChunkscopeCommands
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
-from chunkscope.tui.screens.export import ExportDialog
+from chunkscope.tui.screens.export import ExportDialog, write_export_target
 from chunkscope.tui.screens.help import HelpScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
@@ -219,7 +218,7 @@ class ChunkscopeApp(App[None]):
     @work(thread=True, exit_on_error=False, group="export", description="export")
     def write_export(self, path: str, what: messages.ExportKind, render: Callable[[], str]) -> None:
         """Render and write an export off the UI thread (the values it renders are immutable)."""
-        write_atomic(path, render())
+        write_export_target(self.session, path, render)
         self.post_message(messages.ExportWritten(path, what))
 
     def on_export_written(self, message: messages.ExportWritten) -> None:

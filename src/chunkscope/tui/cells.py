@@ -115,7 +115,13 @@ def _is_word_char(character: str) -> bool:
     return character.isascii() and (character.isalnum() or character in "_-'")
 
 
-def wrap_text(text: str, width: int, extra: np.ndarray | None = None, word_wrap: bool = True) -> WrappedText:
+def wrap_text(
+    text: str,
+    width: int,
+    extra: np.ndarray | None = None,
+    word_wrap: bool = True,
+    breaks: tuple[int, ...] = (),
+) -> WrappedText:
     """Wrap ``text`` to ``width`` cells per line, keeping character offsets.
 
     ``extra`` (length ``len(text) + 1``, optional) gives cells of marker glyphs drawn
@@ -125,11 +131,12 @@ def wrap_text(text: str, width: int, extra: np.ndarray | None = None, word_wrap:
     breaks at any character, except that a line does not start with closing
     punctuation such as ``。`` or ``」`` when the character before can move down
     with it. A single character wider than the line gets a line of its own. Hard
-    breaks at ``\n``, ``\r\n`` and a lone ``\r``.
+    breaks at ``\n``, ``\r\n`` and a lone ``\r``, and before each offset of ``breaks``
+    (recorded paragraph starts, ascending) that is not at a terminator.
     """
     width = max(1, width)
     length = len(text)
-    base_cost, text_ends, owned_ends = _paragraphs(text)
+    base_cost, text_ends, owned_ends = _paragraphs(text, breaks)
     cost = base_cost if extra is None else base_cost + extra.astype(np.int64)
     cumulative = np.zeros(length + 2, dtype=np.int64)
     np.cumsum(cost, out=cumulative[1:])
@@ -147,23 +154,35 @@ def wrap_text(text: str, width: int, extra: np.ndarray | None = None, word_wrap:
             ends.append(text_end)
         else:
             sums = cumulative[start : owned_end + 1] - cumulative[start]
-            _wrap_paragraph(text, sums.tolist(), start, text_end, owned_end, width, word_wrap, starts, ends)
+            _wrap_paragraph(text, sums.tolist(), start, start, text_end, owned_end, width, word_wrap, starts, ends)
     return WrappedText(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), length)
 
 
 def rewrap_text(
-    text: str, width: int, extra: np.ndarray, base: WrappedText, base_extra: np.ndarray, word_wrap: bool = True
+    text: str,
+    width: int,
+    extra: np.ndarray,
+    base: WrappedText,
+    base_extra: np.ndarray,
+    word_wrap: bool = True,
+    breaks: tuple[int, ...] = (),
+    forced: tuple[int, ...] = (),
 ) -> WrappedText:
-    """``wrap_text(text, width, extra)``, re-wrapping only the hard lines where ``extra``
-    differs from ``base_extra`` (``base`` is ``wrap_text(text, width, base_extra)``).
+    """``wrap_text(text, width, extra, breaks=breaks)`` with a line also starting at each
+    offset of ``forced`` (ascending), re-wrapping only the hard lines where ``extra``
+    differs from ``base_extra`` or that hold a forced start (``base`` is
+    ``wrap_text(text, width, base_extra, breaks=breaks)``).
 
-    For marker glyphs that change per question while most (chunk boundaries) stay.
+    For marks that change per question (gold brackets, cuts; the ranked chunks' starts,
+    which begin a line so their tags sit in the gutter) while most (chunk boundaries) stay.
+    The lines equal ``wrap_text`` with ``breaks`` and ``forced`` together as breaks.
     """
-    changed = np.flatnonzero(extra != base_extra)
+    forced = _usable_breaks(text, forced)
+    changed = np.union1d(np.flatnonzero(extra != base_extra), np.array(forced, dtype=np.int64))
     if not changed.size:
         return base
     width = max(1, width)
-    base_cost, text_ends, owned_ends = _paragraphs(text)
+    base_cost, text_ends, owned_ends = _paragraphs(text, breaks)
     paragraphs = np.unique(np.searchsorted(owned_ends, changed, side="right")).tolist()
     base_starts = base.starts.tolist()
     base_ends = base.ends.tolist()
@@ -179,30 +198,50 @@ def rewrap_text(
         ends += base_ends[copied:first]
         sums = np.zeros(owned_end - start + 1, dtype=np.int64)
         np.cumsum(base_cost[start:owned_end] + extra[start:owned_end], out=sums[1:])
-        _wrap_paragraph(text, sums.tolist(), start, text_end, owned_end, width, word_wrap, starts, ends)
+        sum_list = sums.tolist()
+        piece_start = start
+        for forced_start in forced[bisect.bisect_right(forced, start) : bisect.bisect_left(forced, text_end)]:
+            _wrap_paragraph(
+                text, sum_list, start, piece_start, forced_start, forced_start, width, word_wrap, starts, ends
+            )
+            piece_start = forced_start
+        _wrap_paragraph(text, sum_list, start, piece_start, text_end, owned_end, width, word_wrap, starts, ends)
         copied = last
     starts += base_starts[copied:]
     ends += base_ends[copied:]
     return WrappedText(np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64), base.text_length)
 
 
+def _usable_breaks(text: str, offsets: tuple[int, ...]) -> tuple[int, ...]:
+    """The ``offsets`` inside ``text`` where a line can start without a terminator: not at the
+    start or end, not next to a line terminator (one already breaks there)."""
+    return tuple(
+        sorted({o for o in offsets if 0 < o < len(text) and text[o - 1] not in "\r\n" and text[o] not in "\r\n"})
+    )
+
+
 @lru_cache(maxsize=8)
-def _paragraphs(text: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _paragraphs(text: str, breaks: tuple[int, ...] = ()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cells of each offset as displayed (terminators 0, one extra slot at the end), and per hard line
-    the end of its text and the end of the offsets it owns (cached per text)."""
+    the end of its text and the end of the offsets it owns (cached per text and breaks).
+
+    A hard line ends at each terminator and before each usable offset of ``breaks``
+    (which then ends both its text and what it owns)."""
     length = len(text)
     cost = np.zeros(length + 1, dtype=np.int64)
     cost[:length] = cell_widths(visible(text))
-    text_ends: list[int] = []
-    owned_ends: list[int] = []
+    ends: list[tuple[int, int]] = [(b, b) for b in _usable_breaks(text, breaks)]
     for match in _TERMINATORS.finditer(text):
         cost[match.start() : match.end()] = 0
-        text_ends.append(match.start())
-        owned_ends.append(match.end())
-    text_ends.append(length)
-    owned_ends.append(length + 1)
+        ends.append((match.start(), match.end()))
+    ends.sort()
+    ends.append((length, length + 1))
     cost.flags.writeable = False
-    return cost, np.array(text_ends, dtype=np.int64), np.array(owned_ends, dtype=np.int64)
+    return (
+        cost,
+        np.array([text_end for text_end, _ in ends], dtype=np.int64),
+        np.array([owned_end for _, owned_end in ends], dtype=np.int64),
+    )
 
 
 # a line should not start with these (Japanese line-breaking rules, kinsoku shori)
@@ -212,6 +251,7 @@ _NO_LINE_START = frozenset("、。，．,.)）」』】〕〉》’”!?！？�
 def _wrap_paragraph(
     text: str,
     sums: list[int],
+    base: int,
     start: int,
     text_end: int,
     owned_end: int,
@@ -222,14 +262,14 @@ def _wrap_paragraph(
 ) -> None:
     """Append the lines of one paragraph (its characters ``start..text_end``, owning to ``owned_end``).
 
-    ``sums[i]`` is the cells of offsets ``start .. start + i`` (a plain list: bisect on it is
-    far cheaper per call than numpy's searchsorted on a scalar).
+    ``sums[i]`` is the cells of offsets ``base .. base + i`` with ``base <= start`` (a plain
+    list: bisect on it is far cheaper per call than numpy's searchsorted on a scalar).
     """
     line_start = start
-    while sums[owned_end - start] - sums[line_start - start] > width:
-        limit = sums[line_start - start] + width
+    while sums[owned_end - base] - sums[line_start - base] > width:
+        limit = sums[line_start - base] + width
         # offsets before `fit` can be shown with their marker glyphs within the width
-        fit = start + bisect.bisect_right(sums, limit, line_start - start) - 1
+        fit = base + bisect.bisect_right(sums, limit, line_start - base) - 1
         fit = min(fit, text_end)
         if fit <= line_start:
             fit = line_start + 1
@@ -248,7 +288,7 @@ def _wrap_paragraph(
         starts.append(line_start)
         ends.append(fit)
         # spaces where the line breaks are not shown at the start of the next line (unless a glyph sits there)
-        while fit < text_end and text[fit] == " " and sums[fit + 1 - start] - sums[fit - start] == 1:
+        while fit < text_end and text[fit] == " " and sums[fit + 1 - base] - sums[fit - base] == 1:
             fit += 1
         line_start = fit
     starts.append(line_start)

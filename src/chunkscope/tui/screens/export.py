@@ -1,13 +1,18 @@
 """``x``: export the selected question's case file (Markdown) or the whole report (JSON, as ``eval --json``).
 
-Writes are atomic (``chunkscope.io.atomic.write_atomic``) and refused when the target is an input
-file or lies inside an input directory.
+An export goes where a report of ``chunkscope eval`` goes, by the same rules
+(:mod:`chunkscope.io.targets`): a regular file is written atomically (a symlink is
+followed and stays), a character device, FIFO or socket is written directly and never
+replaced by a file. Refused, with the reason in the dialog, before anything is
+rendered: an input file or a corpus document (:func:`chunkscope.io.outputs.input_conflict`),
+a directory, a block device, a missing or unwritable directory.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -16,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from chunkscope.io.targets import target_problem, write_report
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.state.session import Session
@@ -28,18 +34,33 @@ def case_file_name(question_id: str) -> str:
     return f"case-{re.sub(r'[^A-Za-z0-9._-]+', '_', question_id)}.md"
 
 
+class ExportRefused(Exception):
+    """The export target cannot take the export (the message says why)."""
+
+
 def export_problem(session: Session, path: str) -> str | None:
-    """Why ``path`` must not be written (an input, a directory, a missing folder), or None when it may."""
+    """Why ``path`` must not be written (an input, or what :func:`target_problem` refuses), or None when it may."""
     if not path:
         return "give a file name"
-    target = Path(path).expanduser()
+    target = os.path.expanduser(path)
     if session.is_input_path(target):
         return f"refusing to write {path}: it is an input file or inside an input directory"
-    if target.is_dir():
-        return f"{path} is a directory"
-    if not target.resolve().parent.is_dir():
-        return f"the folder of {path} does not exist"
+    problem = target_problem(target)
+    if problem is not None:
+        return f"cannot write {path}: {problem}"
     return None
+
+
+def write_export_target(session: Session, path: str, render: Callable[[], str]) -> None:
+    """Check ``path`` again (it may have changed since the dialog), then render and write the export.
+
+    Raises :class:`ExportRefused` before rendering when the target cannot take it; a
+    failed write raises OSError and leaves a regular file as it was.
+    """
+    problem = export_problem(session, path)
+    if problem is not None:
+        raise ExportRefused(problem)
+    write_report(os.path.expanduser(path), render())
 
 
 class ExportDialog(ModalScreen[None]):

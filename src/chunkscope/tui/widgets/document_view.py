@@ -10,11 +10,19 @@ Glyphs carry every meaning and colour repeats it:
 - ``│`` a chunk boundary, ``«`` / ``»`` where an overlap (text in two chunks) starts / ends;
   consecutive chunks alternate shading, overlaps have their own.
 - ``⟦`` ``⟧`` a gold span; ``✂`` a boundary inside a gold span that no chunk holds whole.
-- ``●#n`` / ``○#n`` a retrieved chunk's rank at its start, delivered / not delivered.
+- In the gutter: the starting offset of each paragraph's first line, and ``●#n`` /
+  ``○#n``, a retrieved chunk's rank, delivered / not delivered, on the line that starts
+  with the chunk. A ranked chunk starting mid-line begins a new visual line, so a rank tag
+  never touches the text (``+`` after a tag: more ranked chunks start on that line).
+
+Paragraphs are the hard lines: each line terminator ends one, and so does each
+paragraph span the loader recorded (``Document.paragraphs``: SQuAD joins an
+article's paragraphs without a separator).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import count
@@ -22,6 +30,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import BindingType
@@ -31,7 +40,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from chunkscope.analysis.marks import ChunkLayout, TextMarks, chunk_layout, document_marks
+from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_layout, document_marks
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.actions import Place, bindings_for
@@ -54,7 +63,7 @@ from chunkscope.tui.widgets._marked_text import (
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 
-LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · ●#n rank, sent · ○#n not sent"
+LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · gutter: offset, ●#n rank sent, ○#n not sent"
 
 _serials = count(1)
 
@@ -73,6 +82,8 @@ class _ChunkLayer:
     codes: np.ndarray
     glyphs: dict[int, list[Glyph]]
     extra_cells: np.ndarray
+    breaks: tuple[int, ...]
+    """Starts of the recorded paragraphs (hard line breaks besides the terminators)."""
     layouts: dict[int, WrappedText] = field(default_factory=dict)
 
     def wrapped(self, width: int) -> WrappedText:
@@ -80,8 +91,19 @@ class _ChunkLayer:
         if width not in self.layouts:
             if len(self.layouts) > 4:
                 self.layouts.clear()
-            self.layouts[width] = wrap_text(self.document.text, width, self.extra_cells)
+            self.layouts[width] = wrap_text(self.document.text, width, self.extra_cells, breaks=self.breaks)
         return self.layouts[width]
+
+    def starts_paragraph(self, layout: WrappedText, line: int) -> bool:
+        """``line`` is the first of a paragraph: the first line, after a terminator, or at a recorded start."""
+        if line == 0:
+            return True
+        start = int(layout.starts[line])
+        previous_end = int(layout.ends[line - 1])
+        if self.document.text[previous_end : previous_end + 1] in ("\r", "\n"):
+            return True
+        index = bisect.bisect_left(self.breaks, start)
+        return index < len(self.breaks) and self.breaks[index] == start
 
 
 @dataclass(eq=False)
@@ -97,21 +119,59 @@ class _RenderState:
     marks: TextMarks
     text: MarkedText
     extra_cells: np.ndarray
+    rank_cells: int
+    """Cells of the gutter's rank column (0 without ranks): the widest tag of the result and ``+``."""
     serial: int = field(default_factory=lambda: next(_serials))
     layouts: dict[int, WrappedText] = field(default_factory=dict)
+    tags: dict[int, dict[int, Glyph]] = field(default_factory=dict)
 
     @property
     def document(self) -> Document:
         return self.layer.document
 
     def layout(self, width: int) -> WrappedText:
-        """Line starts for ``width`` cells of text: the chunk layer's, re-wrapped where glyphs differ."""
+        """Line starts for ``width`` cells of text: the chunk layer's, re-wrapped where glyphs
+        differ and so that each ranked chunk starts a line."""
         if width not in self.layouts:
             if len(self.layouts) > 4:
                 self.layouts.clear()
+                self.tags.clear()
             base = self.layer.wrapped(width)
-            self.layouts[width] = rewrap_text(self.document.text, width, self.extra_cells, base, self.layer.extra_cells)
+            self.layouts[width] = rewrap_text(
+                self.document.text,
+                width,
+                self.extra_cells,
+                base,
+                self.layer.extra_cells,
+                breaks=self.layer.breaks,
+                forced=tuple(sorted({rank.offset for rank in self.marks.ranks})),
+            )
         return self.layouts[width]
+
+    def rank_tags(self, width: int) -> dict[int, Glyph]:
+        """The gutter's rank tag per line at ``width``: the best rank starting on it, ``+`` when more do."""
+        if width not in self.tags:
+            layout = self.layout(width)
+            by_line: dict[int, list[RankMark]] = {}
+            for rank in self.marks.ranks:
+                by_line.setdefault(layout.line_of(rank.offset), []).append(rank)
+            self.tags[width] = {line: rank_tag(ranks) for line, ranks in by_line.items()}
+        return self.tags[width]
+
+
+def rank_tag(ranks: Sequence[RankMark]) -> Glyph:
+    """``●#n`` (delivered) or ``○#n`` for the best of ``ranks``, with ``+`` when there are more."""
+    best = min(ranks, key=lambda r: r.rank)
+    more = "+" if len(ranks) > 1 else ""
+    if best.delivered:
+        return f"●#{best.rank}{more}", "rank-delivered"
+    return f"○#{best.rank}{more}", "rank"
+
+
+def rank_column_cells(result: QuestionResult | None) -> int:
+    """Cells for any rank tag of ``result`` (``●#`` + the digits of its deepest rank + ``+``), 0 without hits."""
+    deepest = max((hit.rank for hit in result.ranked), default=0) if result is not None else 0
+    return 3 + len(str(deepest)) if deepest else 0
 
 
 class DocumentView(ScrollView, can_focus=True):
@@ -232,7 +292,7 @@ class DocumentView(ScrollView, can_focus=True):
         if layer is None or layer.document is not document:
             layout = chunk_layout(chunks, document.id)
             bare = TextMarks(document.id, 0, length, layout.extents, layout.overlaps, layout.boundaries)
-            boundary_glyphs = marker_glyphs(bare, boundaries=True, ranks=True)
+            boundary_glyphs = marker_glyphs(bare, boundaries=True, ranks=False)
             layer = _ChunkLayer(
                 document=document,
                 chunks=chunks,
@@ -241,10 +301,12 @@ class DocumentView(ScrollView, can_focus=True):
                 codes=shading_codes(layout.extents, 0, length),
                 glyphs=boundary_glyphs,
                 extra_cells=extra_cells(boundary_glyphs, 0, length),
+                breaks=tuple(sorted({start for start, _ in document.paragraphs or ()})),
             )
             self._layers.set(layer_key, layer)
         marks = document_marks(document, chunks, question, result, layout=layer.layout)
-        glyphs = marker_glyphs(marks, boundaries=True, ranks=True)
+        # rank tags go in the gutter, never between characters
+        glyphs = marker_glyphs(marks, boundaries=True, ranks=False)
         return _RenderState(
             layer=layer,
             question=question,
@@ -252,6 +314,7 @@ class DocumentView(ScrollView, can_focus=True):
             marks=marks,
             text=MarkedText(0, layer.display, overlay_codes(layer.codes, marks, 0), glyphs, sorted(glyphs)),
             extra_cells=extra_cells(glyphs, 0, length, base=(layer.glyphs, layer.extra_cells)),
+            rank_cells=rank_column_cells(result),
         )
 
     def clear(self) -> None:
@@ -344,9 +407,11 @@ class DocumentView(ScrollView, can_focus=True):
         return max(1, self.scrollable_content_region.width - self._gutter_width())
 
     def _gutter_width(self) -> int:
+        """Offset digits, a space, the rank column and a space (when there are ranks), the highlight mark."""
         if self._state is None:
             return 0
-        return len(str(len(self._state.document.text))) + 2
+        ranks = self._state.rank_cells
+        return len(str(len(self._state.document.text))) + 2 + (ranks + 1 if ranks else 0)
 
     def _layout(self) -> WrappedText | None:
         if self._state is None or self.scrollable_content_region.width <= 0:
@@ -446,22 +511,28 @@ class DocumentView(ScrollView, can_focus=True):
         if text is None:
             text = self._render_text(state, layout, line, text_width)
             self._lines.set(key, text)
-        return Strip.join([self._render_gutter(layout, line), text]).crop_extend(0, width, self._styles.base)
+        gutter = self._render_gutter(state, layout, line, text_width)
+        return Strip.join([gutter, text]).crop_extend(0, width, self._styles.base)
 
-    def _render_gutter(self, layout: WrappedText, line: int) -> Strip:
+    def _render_gutter(self, state: _RenderState, layout: WrappedText, line: int, text_width: int) -> Strip:
+        """The paragraph's starting offset on its first line, the rank tag of a chunk starting on the line,
+        the highlight mark of the chunk picked in the ranked list."""
         gutter = self._gutter_width()
         start, end = layout.owned(line)
-        # a paragraph's first line follows a line that ended at a terminator (not at wrapped spaces)
-        text = self._state.document.text if self._state else ""
-        previous_end = int(layout.ends[line - 1]) if line else 0
-        first_of_paragraph = line == 0 or text[previous_end : previous_end + 1] in ("\r", "\n")
-        number = f"{start}" if first_of_paragraph else ""
-        number_style = self._styles.component("gutter")
-        marker = " "
-        marker_style = number_style
+        number = f"{start}" if state.layer.starts_paragraph(layout, line) else ""
+        gutter_style = self._styles.component("gutter")
+        digits = gutter - 2 - (state.rank_cells + 1 if state.rank_cells else 0)
+        segments = [Segment(number.rjust(digits) + " ", gutter_style)]
+        if state.rank_cells:
+            tag, kind = state.rank_tags(text_width).get(line, ("", "gutter"))
+            segments += [
+                Segment(tag, self._styles.component(kind)),
+                Segment(" " * (state.rank_cells - cell_len(tag) + 1), gutter_style),
+            ]
+        marker, marker_style = " ", gutter_style
         if self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]:
             marker, marker_style = "▌", self._styles.component("highlight")
-        return Strip([Segment(number.rjust(gutter - 2) + " ", number_style), Segment(marker, marker_style)], gutter)
+        return Strip([*segments, Segment(marker, marker_style)], gutter)
 
     def _render_text(self, state: _RenderState, layout: WrappedText, line: int, width: int) -> Strip:
         """One line of document text with its marker glyphs, padded to ``width`` cells."""

@@ -1,0 +1,206 @@
+"""The document view on a JSQuAD-like article: paragraph breaks, offsets and rank tags in the gutter.
+
+The fixture is one SQuAD article in the JSQuAD form (``TITLE [SEP] `` before each
+context, Japanese text, paragraphs joined without a separator by the loader), so
+the only paragraph breaks are the spans the loader records. Chunks of 50
+characters with 10 of overlap start mid-paragraph and mid-word, so ranked chunks
+begin inside lines of text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from textual.app import App, ComposeResult
+
+from chunkscope.io.dataset import Dataset
+from chunkscope.io.squad import load_squad
+from chunkscope.pipeline.config import make_config
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.results import ConfigResult
+from chunkscope.tui.cells import cell_widths
+from chunkscope.tui.widgets import DocumentView
+
+SIZE = (100, 30)
+TITLE = "梅雨"
+PARAGRAPHS = (
+    "梅雨（つゆ、ばいう）は、北海道と小笠原諸島を除く日本、朝鮮半島南部、中国の南部から長江流域にかけての沿海部、"
+    "および台湾など、東アジアの広範囲においてみられる特有の気象現象で、5月から7月にかけて来る曇りや雨の多い期間のこと。",
+    "梅雨の時期は年によって異なる。1. 梅雨入りは気象庁が発表する。2. 梅雨明けも同様に発表される。"
+    "観測にはsoftwareによる解析も用いられる。",
+    "沖縄では5月上旬に梅雨入りし、6月下旬に梅雨明けすることが多い。",
+    "梅雨前線は、オホーツク海気団と太平洋高気圧の間に生じる停滞前線である。前線の位置は年ごとに変わり、大雨をもたらすこともある。",
+)
+QUESTIONS = (
+    ("日本で梅雨がないのは北海道とどこか。", 0, "小笠原諸島"),
+    ("梅雨入りを発表するのはどこか。", 1, "気象庁"),
+    ("梅雨明けの解析に使われるのは何か。", 1, "software"),
+    ("沖縄の梅雨明けはいつ頃か。", 2, "6月下旬"),
+    ("梅雨前線はどのような前線か。", 3, "停滞前線"),
+)
+CONFIG = make_config("fixed:size=50,overlap=10", "bm25", top_k=3)
+RANK_TAG = re.compile(r"[●○]#\d+\+?")
+
+
+def jsquad_like(path: Path) -> Path:
+    """Write the article as JSQuAD stores it: ``a<n>p<n>q<n>`` ids, answers offset into the prefixed context."""
+    paragraphs = []
+    for p, body in enumerate(PARAGRAPHS):
+        context = f"{TITLE} [SEP] {body}"
+        qas = [
+            {
+                "id": f"a1p{p}q{q}",
+                "question": query,
+                "answers": [{"text": answer, "answer_start": context.index(answer)}],
+                "is_impossible": False,
+            }
+            for q, (query, paragraph, answer) in enumerate(QUESTIONS)
+            if paragraph == p
+        ]
+        paragraphs.append({"context": context, "qas": qas})
+    path.write_text(json.dumps({"version": "v1.3", "data": [{"title": TITLE, "paragraphs": paragraphs}]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def article(tmp_path_factory: pytest.TempPathFactory) -> tuple[Dataset, ConfigResult]:
+    dataset = load_squad(jsquad_like(tmp_path_factory.mktemp("jsquad") / "jsquad-like.json"))
+    result = Evaluator(dataset.corpus, dataset.questions.questions).evaluate(CONFIG)
+    return dataset, result
+
+
+class DocumentApp(App[None]):
+    """The view alone, showing question ``index`` of the article."""
+
+    def __init__(self, dataset: Dataset, result: ConfigResult, index: int) -> None:
+        super().__init__()
+        self.dataset, self.result, self.index = dataset, result, index
+
+    def compose(self) -> ComposeResult:
+        yield DocumentView()
+
+    def on_mount(self) -> None:
+        question = self.dataset.questions.questions[self.index]
+        document = self.dataset.corpus.documents[0]
+        self.query_one(DocumentView).show(document, self.result.chunks, self.result.questions[self.index], question)
+
+
+class Shown(NamedTuple):
+    """Every line of the document as the view draws it, the gutter's width and the line's width in cells."""
+
+    rows: list[str]
+    gutter: int
+    width: int
+
+
+def every_row(app: DocumentApp) -> Shown:
+    """Scroll through the whole document, a screenful at a time."""
+
+    async def main() -> Shown:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            view = app.query_one(DocumentView)
+            rows: list[str] = []
+            height, total = view.scrollable_content_region.height, view.virtual_size.height
+            for top in range(0, total, height):
+                view.scroll_to(y=top, animate=False, immediate=True)
+                await pilot.pause()
+                # near the end the scroll stops short of `top`
+                skip = top - int(view.scroll_offset.y)
+                rows += [view.render_line(y).text for y in range(skip, skip + min(height, total - top))]
+            return Shown(rows, view._gutter_width(), view.scrollable_content_region.width)
+
+    return asyncio.run(main())
+
+
+def paragraph_starts() -> list[int]:
+    """The offsets of the paragraphs in the joined article, by hand from the fixture."""
+    starts = [0]
+    for body in PARAGRAPHS[:-1]:
+        starts.append(starts[-1] + len(body))
+    return starts
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the view's marker glyphs."""
+    return re.sub(r"[│«»⟦⟧✂]", "", text)
+
+
+def tag_rank(tag: str) -> int:
+    return int(tag[2:].rstrip("+"))
+
+
+def is_word_character(character: str) -> bool:
+    """Letters, digits and ideographs: what a rank tag must not sit between."""
+    return character.isalnum() or character == "_"
+
+
+def test_the_loader_records_the_paragraphs_the_view_breaks_at(article: tuple[Dataset, ConfigResult]) -> None:
+    dataset, _ = article
+    document = dataset.corpus.documents[0]
+    assert "\n" not in document.text
+    assert [start for start, _ in document.paragraphs or ()] == paragraph_starts()
+
+
+def test_each_paragraph_starts_a_line_with_its_offset_in_the_gutter(article: tuple[Dataset, ConfigResult]) -> None:
+    dataset, result = article
+    rows, gutter, _ = every_row(DocumentApp(dataset, result, 0))
+    fields = [row[:gutter].split() for row in rows]
+    numbered = [(int(f[0]), row[gutter:].rstrip()) for f, row in zip(fields, rows, strict=True) if f and f[0].isdigit()]
+    assert [offset for offset, _ in numbered] == paragraph_starts()
+    # each numbered line holds the start of its paragraph, and the lines together hold the text in order
+    for (offset, line), body in zip(numbered, PARAGRAPHS, strict=True):
+        assert unmarked(line) and body.startswith(unmarked(line)), offset
+    assert unmarked("".join(row[gutter:].rstrip() for row in rows)) == "".join(PARAGRAPHS)
+
+
+@pytest.mark.parametrize("index", range(len(QUESTIONS)))
+def test_rank_tags_sit_in_the_gutter_never_between_word_characters(
+    article: tuple[Dataset, ConfigResult], index: int
+) -> None:
+    dataset, result = article
+    question_result = result.questions[index]
+    own = {hit.rank for hit in question_result.ranked if hit.chunk.doc == dataset.corpus.documents[0].id}
+    rows, gutter, width = every_row(DocumentApp(dataset, result, index))
+    tags = [(row, match) for row in rows for match in RANK_TAG.finditer(row)]
+    # every ranked chunk of the document has its tag, once
+    assert sorted(tag_rank(match.group()) for _, match in tags) == sorted(own)
+    for row, match in tags:
+        before = row[match.start() - 1] if match.start() else " "
+        after = row[match.end()] if match.end() < len(row) else " "
+        assert not (is_word_character(before) and is_word_character(after)), row
+        # in the gutter, with a blank cell before the text
+        assert match.end() < gutter and row[match.end()] == " ", row
+    # the text columns hold no tag at all (cells: the Japanese text is double width)
+    for row in rows:
+        assert not RANK_TAG.search(row[gutter:]), row
+        assert int(cell_widths(row).sum()) == width
+
+
+def test_a_ranked_chunk_starting_mid_line_starts_a_visual_line(article: tuple[Dataset, ConfigResult]) -> None:
+    dataset, result = article
+    document = dataset.corpus.documents[0]
+    question_result = result.questions[1]
+    rows, gutter, _ = every_row(DocumentApp(dataset, result, 1))
+    tagged = {}
+    for row in rows:
+        match = RANK_TAG.search(row[:gutter])
+        if match:
+            tagged[tag_rank(match.group())] = unmarked(row[gutter:]).rstrip()
+    hits = [hit for hit in question_result.ranked if hit.chunk.doc == document.id]
+    assert hits and {hit.rank for hit in hits} == set(tagged)
+    # several chunks start inside a recorded paragraph (the fixture's chunks are shorter than its paragraphs)
+    assert sum(hit.chunk.start not in paragraph_starts() for hit in hits) >= 3
+    for hit in hits:
+        # the tagged line shows the chunk's text from its first character
+        assert tagged[hit.rank] and document.text.startswith(tagged[hit.rank], hit.chunk.start), hit.rank
+
+
+def test_snapshot_jsquad_like_article(snap_compare: Any, article: tuple[Dataset, ConfigResult]) -> None:
+    dataset, result = article
+    assert snap_compare(DocumentApp(dataset, result, 1), terminal_size=SIZE)
