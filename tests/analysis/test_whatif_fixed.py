@@ -20,7 +20,7 @@ def chunked_holds(length: int, start: int, end: int, size: int, overlap: int, sh
 
 def cases(count: int, seed: int) -> list[tuple[int, int, int, int, int, int]]:
     rng = random.Random(seed)
-    found = []
+    found: list[tuple[int, int, int, int, int, int]] = []
     while len(found) < count:
         length = rng.randint(1, 60)
         size = rng.randint(1, 20)
