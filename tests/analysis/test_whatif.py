@@ -68,7 +68,15 @@ def test_every_option_keeps_its_span_whole_and_no_smaller_value_does(sample: Dat
                 assert not holds(evaluator, other, span.span), (option, smaller)
 
 
-@pytest.mark.parametrize("spec", ["fixed:size=120", "recursive:size=90"])
+RECOMMENDED_SPECS = (
+    "fixed:size=120",
+    "recursive:size=90",
+    "parent:child=fixed:size=60,parent=fixed:size=150",
+    "markdown:max_chars=100",
+)
+
+
+@pytest.mark.parametrize("spec", RECOMMENDED_SPECS)
 def test_the_recommendation_is_the_best_candidate_when_evaluated(sample: Dataset, spec: str) -> None:
     evaluator = Evaluator(sample.corpus, sample.questions.questions)
     base = evaluator.evaluate(make_config(spec))

@@ -32,13 +32,14 @@ from dataclasses import dataclass
 
 from chunkscope.analysis.whatif_fixed import smallest_overlap, smallest_shift, smallest_size
 from chunkscope.analysis.whatif_sizes import smallest_markdown_size, smallest_recursive_size
+from chunkscope.analysis.whatif_spans import IndexSize, SpanHolder, corpus_index_size, delivered_spans, index_size
 from chunkscope.chunkers import Chunker, Chunking, chunk_corpus, parse_chunker
 from chunkscope.chunkers.fixed import FixedChunker
 from chunkscope.chunkers.markdown import MarkdownChunker
 from chunkscope.chunkers.parent import ParentChildChunker
 from chunkscope.chunkers.recursive import RecursiveChunker
 from chunkscope.io.gold import trim_questions
-from chunkscope.model import Chunk, Corpus, Document, Question, Span
+from chunkscope.model import Corpus, Document, Question, Span
 from chunkscope.pipeline.locate import UnitLocator, held_whole
 from chunkscope.spec.grammar import format_spec
 
@@ -48,6 +49,7 @@ __all__ = [
     "SpanWhatIf",
     "WhatIf",
     "WhatIfCandidate",
+    "corpus_index_size",
     "index_size",
     "span_whatif",
     "whatif",
@@ -85,14 +87,6 @@ class SpanWhatIf:
     options: tuple[BoundaryOption, ...]
     note: str | None = None
     """Why there are no options, when the chunker has none (e.g. ``unit=tokens``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class IndexSize:
-    """What a chunking indexes: retrieval units and characters (``len(prefix) + end - start``)."""
-
-    chunks: int
-    indexed_chars: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +130,6 @@ Solver = Callable[[Document, Span], list[tuple[str, int, int, Chunker]]]
 """For one span: ``(parameter, current, value, new chunker)`` per option."""
 
 
-def index_size(units: Sequence[Chunk]) -> IndexSize:
-    """Retrieval units and indexed characters of a chunking's units."""
-    return IndexSize(len(units), sum(len(u.prefix) + u.end - u.start for u in units))
-
-
 def whatif_for_question(
     chunker_spec: str, corpus: Corpus, question: Question, chunking: Chunking | None = None
 ) -> tuple[SpanWhatIf, ...]:
@@ -162,15 +151,15 @@ def span_whatif(
     chunker: Chunker, document: Document, span: Span, locator: UnitLocator, question_id: str = "", item: int = 0
 ) -> SpanWhatIf:
     """The options of one span under ``chunker`` (``locator`` over its current delivered units)."""
-    current = _overlapping(locator.touching(span), span)
+    current = _overlapping([(u.start, u.end) for u in locator.touching(span)], span)
     solver, note = _solver(chunker)
     if solver is None:
         return SpanWhatIf(question_id, item, span, current, (), note)
     options = []
     for parameter, old, value, changed in solver(document, span):
-        units = chunk_corpus(changed, Corpus((document,))).delivered_units
-        boundaries = _overlapping(units, span)
-        recovered = held_whole(span, ((u.start, u.end) for u in units))
+        spans = delivered_spans(changed, document)
+        boundaries = _overlapping(spans, span)
+        recovered = held_whole(span, spans)
         options.append(BoundaryOption(parameter, old, value, format_spec(changed), boundaries, recovered))
     return SpanWhatIf(question_id, item, span, current, tuple(options), None)
 
@@ -195,11 +184,13 @@ def whatif(chunker_spec: str, corpus: Corpus, questions: Sequence[Question]) -> 
 
 
 def _candidate(spec: str, corpus: Corpus, lost: Sequence[Question], base: IndexSize) -> WhatIfCandidate:
-    """Chunk the corpus with ``spec``: which lost questions it recovers, and its index."""
-    chunking = chunk_corpus(parse_chunker(spec), corpus)
-    locator = UnitLocator(chunking.delivered_units)
-    recovered = tuple(q.id for q in lost if all(_item_held(item.alternatives, locator) for item in q.evidence))
-    size = index_size(chunking.units)
+    """Which lost questions ``spec`` recovers (chunking only their documents), and its index over the corpus."""
+    chunker = parse_chunker(spec)
+    holder = SpanHolder(chunker, corpus)
+    recovered = tuple(
+        q.id for q in lost if all(any(holder.holds(span) for span in item.alternatives) for item in q.evidence)
+    )
+    size = corpus_index_size(chunker, corpus)
     return WhatIfCandidate(spec, recovered, size, size.chunks - base.chunks, size.indexed_chars - base.indexed_chars)
 
 
@@ -217,11 +208,9 @@ def _cut_spans(question: Question, locator: UnitLocator, only_unheld: bool) -> l
     return found
 
 
-def _overlapping(units: Iterable[Chunk], span: Span) -> tuple[tuple[int, int], ...]:
-    """``(start, end)`` of the units of ``span``'s document sharing a character with it, in order."""
-    return tuple(
-        sorted({(u.start, u.end) for u in units if u.doc == span.doc and u.start < span.end and span.start < u.end})
-    )
+def _overlapping(extents: Iterable[tuple[int, int]], span: Span) -> tuple[tuple[int, int], ...]:
+    """The ``(start, end)`` extents of ``span``'s document sharing a character with it, in order."""
+    return tuple(sorted({(s, e) for s, e in extents if s < span.end and span.start < e}))
 
 
 def _solver(chunker: Chunker) -> tuple[Solver | None, str | None]:
