@@ -12,6 +12,7 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.pipeline.locate import cut_spans
 from chunkscope.spec.grammar import format_spec
 
 SPECS = (
@@ -153,3 +154,18 @@ def test_jsquad_options_hold_their_spans(jsquad: Dataset) -> None:
     for span in result.spans:
         for option in span.options:
             assert holds(evaluator, option.spec, span.span)
+
+
+@pytest.mark.parametrize("spec", ["fixed:size=120", "recursive:size=90", "markdown:max_chars=100"])
+def test_evaluating_each_suggestion_keeps_the_span_whole_and_one_less_does_not(sample: Dataset, spec: str) -> None:
+    evaluator = Evaluator(sample.corpus, sample.questions.questions)
+    result = whatif(spec, sample.corpus, sample.questions.questions)
+    span = next(s for s in result.spans if s.options)
+    for option in span.options:
+        evaluated = evaluator.evaluate(make_config(option.spec))
+        (question,) = [r for r in evaluated.questions if r.question_id == span.question_id]
+        assert span.span not in cut_spans(question)
+        one_less = with_value(spec, option.parameter, option.value - 1)
+        evaluated = evaluator.evaluate(make_config(one_less))
+        (question,) = [r for r in evaluated.questions if r.question_id == span.question_id]
+        assert span.span in cut_spans(question), (option, one_less)

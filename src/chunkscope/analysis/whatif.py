@@ -50,6 +50,7 @@ __all__ = [
     "WhatIf",
     "WhatIfCandidate",
     "corpus_index_size",
+    "delivered_spans",
     "index_size",
     "span_whatif",
     "whatif",
