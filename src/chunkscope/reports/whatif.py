@@ -126,7 +126,12 @@ def whatif_markdown(result: WhatIf) -> str:
     ]
     lines += _recommendation_lines(result)
     if result.spans:
-        lines += ["## Lost questions", "", "| question | item | span | current chunks | options |", "|---|---:|---|---|---|"]
+        lines += [
+            "## Lost questions",
+            "",
+            "| question | item | span | current chunks | options |",
+            "|---|---:|---|---|---|",
+        ]
         lines += [_span_row(s) for s in result.spans]
         lines.append("")
     if result.candidates:
