@@ -400,7 +400,7 @@ def test_invalid_corpus_json(inputs: dict[str, Path], capsys: pytest.CaptureFixt
         ("--chunker", "fixed:size=100,overlap=150", "overlap (150) must be smaller than size (100)"),
         ("--chunker", "sentence", "unknown chunker 'sentence'; valid chunkers: "),
         ("--retriever", "tfidf", "unknown retriever 'tfidf'; valid retrievers: "),
-        ("--chunker", "fixed:width=3", "has no parameter 'width' (valid: size, overlap, unit, tokenizer)"),
+        ("--chunker", "fixed:width=3", "has no parameter 'width' (valid: size, overlap, unit, tokenizer, shift)"),
     ],
 )
 def test_bad_specs(capsys: pytest.CaptureFixture[str], option: str, spec: str, message: str) -> None:

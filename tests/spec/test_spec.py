@@ -110,7 +110,7 @@ def test_unknown_names_list_the_valid_ones() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("fixed:width=3", r"chunker 'fixed' has no parameter 'width' \(valid: size, overlap, unit, tokenizer\)"),
+        ("fixed:width=3", r"chunker 'fixed' has no parameter 'width' \(valid: size, overlap, unit, tokenizer, shift\)"),
         ("fixed:size=abc", r"'fixed' parameter 'size' must be int, got 'abc'"),
         ("fixed:size=1.5", r"must be int, got '1.5'"),
         ("fixed:size", r"expected '=' after 'size'"),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from chunkscope.chunkers.base import Chunking, DocumentChunker, chunk_corpus, chunkers
-from chunkscope.chunkers.fixed import FixedChunker, window_spans
+from chunkscope.chunkers.fixed import FixedChunker, shifted_window_spans
 from chunkscope.chunkers.markdown import MarkdownChunker
 from chunkscope.errors import SpecError
 from chunkscope.model import Chunk, Corpus, Document
@@ -67,12 +67,12 @@ class ParentChildChunker:
 
     def _fixed_children(self, corpus: Corpus, parent: Chunk) -> list[Chunk]:
         """The fixed character windows of ``parent``'s body, cut directly: what ``_children`` gives for them."""
-        size, overlap = self.child.size, self.child.overlap
+        size, overlap, shift = self.child.size, self.child.overlap, self.child.shift
         body, parent_id, doc, section = parent.text, parent.id, parent.doc, parent.section
         offset = parent.start
         return [
             Chunk(f"{parent_id}/{index}", doc, offset + start, offset + end, body[start:end], "", section)
-            for index, (start, end) in enumerate(window_spans(len(body), size, overlap))
+            for index, (start, end) in enumerate(shifted_window_spans(len(body), size, overlap, shift))
         ]
 
 

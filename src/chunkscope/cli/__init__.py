@@ -23,13 +23,14 @@ from chunkscope.cli import (
     gold_cmd,
     inspect_cmd,
     sweep_cmd,
+    whatif_cmd,
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.streams import GuardedStream
 
-COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd, chunks_cmd, explain_cmd, fragility_cmd)
+COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd, chunks_cmd, explain_cmd, fragility_cmd, whatif_cmd)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 

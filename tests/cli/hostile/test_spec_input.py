@@ -26,7 +26,7 @@ from chunkscope.cli import main
         (
             "--chunker",
             "fixed:Size=10",
-            "chunker 'fixed' has no parameter 'Size' (valid: size, overlap, unit, tokenizer)",
+            "chunker 'fixed' has no parameter 'Size' (valid: size, overlap, unit, tokenizer, shift)",
         ),
         (
             "--chunker",

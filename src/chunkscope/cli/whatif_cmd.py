@@ -1,0 +1,53 @@
+"""``chunkscope whatif``: the smallest boundary change that keeps each lost question's evidence whole."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.markdown import Markdown
+
+from chunkscope.analysis.whatif import whatif
+from chunkscope.cli import common, render
+from chunkscope.reports.eval import to_json
+from chunkscope.reports.whatif import whatif_csv, whatif_markdown, whatif_report
+
+NAME = "whatif"
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register the subcommand."""
+    parser = subparsers.add_parser(
+        NAME,
+        help="the smallest size, overlap or shift that keeps each lost question's evidence whole",
+        description=(
+            "For each gold span no chunk holds whole (of the lost questions): the smallest size increase, the "
+            "smallest overlap and the smallest shift (fixed), or the smallest size (recursive, markdown), that "
+            "keeps it whole with the rest of the spec unchanged; then the single setting that recovers the most "
+            "lost questions for the least index growth. Only chunking is done: the retriever and delivery "
+            "options are accepted, as for eval, and do not change the result."
+        ),
+    )
+    common.add_input_options(parser)
+    common.add_config_options(parser, many_chunkers=False)
+    common.add_output_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Chunk with the configuration, solve each cut span, evaluate every option as the setting, report."""
+    config = common.configs_from_args(args, [args.chunker])[0]
+    common.check_outputs(args, [config])
+    dataset = common.load_from_args(args)
+    result = whatif(config.chunker, dataset.corpus, dataset.questions.questions)
+    console = render.console(stderr=common.stdout_is_data(args))
+    console.print(Markdown(whatif_markdown(result)))
+    common.write_outputs(
+        args,
+        {
+            "json": lambda: to_json(whatif_report(result)),
+            "csv": lambda: whatif_csv(result),
+            "markdown": lambda: whatif_markdown(result),
+        },
+    )
+    return common.EXIT_OK
