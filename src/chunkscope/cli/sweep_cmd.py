@@ -14,10 +14,13 @@ from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
-from chunkscope.errors import ChunkscopeError
+from chunkscope.analysis.paired import tested_metrics
+from chunkscope.analysis.sweepmap import Cost
+from chunkscope.errors import ChunkscopeError, SpecError
+from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
-from chunkscope.reports.sweep import sweep_csv, sweep_markdown, sweep_report
+from chunkscope.reports.sweep import ParetoChoice, sweep_csv, sweep_markdown, sweep_report
 from chunkscope.results import Config
 
 NAME = "sweep"
@@ -54,8 +57,43 @@ def add_parser(subparsers: Any) -> None:
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
     add_group_options(parser)
+    add_map_options(parser)
     common.add_output_options(parser)
     parser.set_defaults(run=run)
+
+
+COST_CHOICES: dict[str, Cost] = {"chunks": "index_chunks", "chars": "indexed_chars"}
+"""``--pareto-cost`` words and the summary metric each reads."""
+
+
+def add_map_options(parser: argparse.ArgumentParser) -> None:
+    """--pareto-metric, --pareto-cost."""
+    group = parser.add_argument_group("sweep map and Pareto frontier (reports and the inspector)")
+    group.add_argument(
+        "--pareto-metric",
+        type=pareto_metric,
+        metavar="METRIC",
+        help=f"tested metric the frontier and the grid use (default {tested_metrics()[0]}, the first tested one)",
+    )
+    group.add_argument(
+        "--pareto-cost",
+        choices=sorted(COST_CHOICES),
+        default="chunks",
+        help="index cost of the frontier: chunks in the index (default) or characters in it",
+    )
+
+
+def pareto_metric(text: str) -> str:
+    """argparse type: a tested metric by key, label or alias."""
+    try:
+        return REGISTRY.parse(text, REGISTRY.tested()).name
+    except SpecError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def pareto_choice(args: argparse.Namespace) -> ParetoChoice:
+    """The frontier the reports mark."""
+    return ParetoChoice(args.pareto_metric, COST_CHOICES[args.pareto_cost])
 
 
 def int_list(text: str) -> list[int]:
@@ -160,15 +198,18 @@ def run(args: argparse.Namespace) -> int:
         render.sweep_table(
             console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
         )
+    pareto = pareto_choice(args)
     common.write_outputs(
         args,
         {
             "json": lambda: to_json(
-                with_group_note(sweep_report(dataset, results, comparisons, tag_results, equivalence, effects), rules)
+                with_group_note(
+                    sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
+                )
             ),
-            "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence),
+            "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence, effects, pareto),
             "markdown": lambda: markdown_group_note(
-                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects), rules
+                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
             ),
         },
     )
