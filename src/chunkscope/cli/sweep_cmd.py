@@ -6,22 +6,27 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chunkscope.analysis.compare import compare_all
 from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
+from chunkscope.analysis.paired import tested_metrics
+from chunkscope.analysis.sweepmap import Cost
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
-from chunkscope.analysis.paired import tested_metrics
-from chunkscope.analysis.sweepmap import Cost
 from chunkscope.errors import ChunkscopeError, SpecError
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
 from chunkscope.reports.sweep import ParetoChoice, sweep_csv, sweep_markdown, sweep_report
-from chunkscope.results import Config
+from chunkscope.results import Config, ConfigResult
+
+if TYPE_CHECKING:
+    from chunkscope.analysis.comparison import ComparisonSet
+    from chunkscope.io.dataset import Dataset
+    from chunkscope.tui.session import Session
 
 NAME = "sweep"
 
@@ -59,6 +64,11 @@ def add_parser(subparsers: Any) -> None:
     add_group_options(parser)
     add_map_options(parser)
     common.add_output_options(parser)
+    parser.add_argument(
+        "--inspect",
+        action="store_true",
+        help="then open the inspector on the sweep map (enter on a cell: that configuration as A, the best as B)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -169,9 +179,12 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
+    if args.inspect and common.stdout_is_data(args):
+        raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     margins = equivalence_margins(args)
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs)
+    session = inspector_session(dataset, configs[0]) if args.inspect else None
+    results = common.evaluate_all(dataset, configs, session.evaluator if session is not None else None)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
@@ -213,4 +226,25 @@ def run(args: argparse.Namespace) -> int:
             ),
         },
     )
+    if session is not None:
+        open_inspector(session, comparisons, results, pareto)
     return common.EXIT_OK
+
+
+def inspector_session(dataset: Dataset, first: Config) -> Session:
+    """The inspector's session, made before the sweep so its evaluator keeps every result for the app."""
+    from chunkscope.tui.session import Session  # the inspector loads only for --inspect
+
+    return Session(dataset, first)
+
+
+def open_inspector(
+    session: Session, comparisons: ComparisonSet, results: Sequence[ConfigResult], pareto: ParetoChoice
+) -> None:
+    """Run the inspector on the sweep map, with the best configuration of the map's metric as A."""
+    from chunkscope.tui.app import ChunkscopeApp
+    from chunkscope.tui.screens.sweep_map import SweepInput
+
+    sweep = SweepInput(comparisons, tuple(results), pareto.metric, pareto.cost)
+    session.request("a", comparisons.configs[comparisons.best(pareto.metric or comparisons.metrics[0])])
+    ChunkscopeApp(session, sweep=sweep).run()
