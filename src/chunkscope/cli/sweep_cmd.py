@@ -8,11 +8,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Console
+
 from chunkscope.analysis.compare import compare_all
 from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.analysis.paired import tested_metrics
-from chunkscope.analysis.sweepmap import Cost
+from chunkscope.analysis.sweepmap import Cost, SweepMap
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
@@ -20,7 +22,8 @@ from chunkscope.errors import ChunkscopeError, SpecError
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
-from chunkscope.reports.sweep import ParetoChoice, sweep_csv, sweep_markdown, sweep_report
+from chunkscope.reports.format import metric_label
+from chunkscope.reports.sweep import COST_WORDS, ParetoChoice, sweep_csv, sweep_markdown, sweep_report
 from chunkscope.results import Config, ConfigResult
 
 if TYPE_CHECKING:
@@ -205,13 +208,14 @@ def run(args: argparse.Namespace) -> int:
     )
     render.sweep_table(console, title, comparisons, results)
     render.sweep_legend(console, comparisons)
+    pareto = pareto_choice(args)
+    print_frontier(console, pareto.map(comparisons, results))
     render_equivalence(console, comparisons.pairs, equivalence)
     rerank_support.print_effects(console, results, effects)
     for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
         render.sweep_table(
             console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
         )
-    pareto = pareto_choice(args)
     common.write_outputs(
         args,
         {
@@ -229,6 +233,17 @@ def run(args: argparse.Namespace) -> int:
     if session is not None:
         open_inspector(session, comparisons, results, pareto)
     return common.EXIT_OK
+
+
+def print_frontier(console: Console, view: SweepMap) -> None:
+    """One line: the Pareto frontier of the map's metric against its cost, cheapest first."""
+    points = ", ".join(
+        f"{p.label} ({p.cost(view.cost):,} {COST_WORDS[view.cost].split()[0]}, {p.value:.4f})" for p in view.frontier
+    )
+    console.print(
+        f"Pareto frontier of {metric_label(view.metric)} against {COST_WORDS[view.cost]}, cheapest first: {points}",
+        highlight=False,
+    )
 
 
 def inspector_session(dataset: Dataset, first: Config) -> Session:
