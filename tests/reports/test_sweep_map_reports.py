@@ -138,3 +138,13 @@ def test_pareto_options(capsys: pytest.CaptureFixture[str]) -> None:
         main(["sweep", "--pareto-metric", "lost"])
     assert raised.value.code == 2
     assert "--pareto-metric" in capsys.readouterr().err
+
+
+def test_terminal_names_the_frontier(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sweep", "--size", "200,400", "--overlap", "0,0.2", "--permutations", "100"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("Pareto frontier"))
+    # on the sample data: 400 (55 chunks, R@5 .725) and 400/80 (66 chunks, .900); both 200s cost more, score less
+    assert line == (
+        "Pareto frontier of R@5 against chunks in the index, cheapest first: fixed:size=400/bm25 (55 chunks, 0.7250), "
+        "fixed:size=400,overlap=80/bm25 (66 chunks, 0.9000)"
+    )
