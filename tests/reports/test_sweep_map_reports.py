@@ -148,3 +148,15 @@ def test_terminal_names_the_frontier(capsys: pytest.CaptureFixture[str]) -> None
         "Pareto frontier of R@5 against chunks in the index, cheapest first: fixed:size=400/bm25 (55 chunks, 0.7250), "
         "fixed:size=400,overlap=80/bm25 (66 chunks, 0.9000)"
     )
+
+
+def test_each_tag_group_has_its_own_frontier(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["sweep", "--size", "100,200,400", "--overlap", "0,0.2", "--permutations", "100", "--by-tag", "--json", "-"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    groups = [report, *report["by_tag"]]
+    assert len(groups) > 1
+    for group in groups:
+        points = [(c["summary"]["index_chunks"], c["summary"]["recall_at_5"]) for c in group["configs"]]
+        assert [c["pareto"] for c in group["configs"]] == on_frontier(points), group["group"]
+        assert sorted(group["pareto"]["frontier"]) == sorted(c["label"] for c in group["configs"] if c["pareto"])
