@@ -21,6 +21,7 @@ from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.help import HELP_SECTIONS, HelpScreen, section_bindings
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
+from chunkscope.tui.screens.sweep_map import SweepMapScreen
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
@@ -41,6 +42,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.DOCUMENT: DocumentView,
     Place.ANATOMY: AnatomyScreen,
     Place.GOLD: GoldScreen,
+    Place.SWEEP_MAP: SweepMapScreen,
 }
 
 HELP_CLASSES: dict[str, type[DOMNode]] = {
@@ -52,6 +54,7 @@ HELP_CLASSES: dict[str, type[DOMNode]] = {
     "Question list": QuestionList,
     "Ranked chunks": RankedChunksView,
     "Document": DocumentView,
+    "Sweep map": SweepMapScreen,
 }
 
 

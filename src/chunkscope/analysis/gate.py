@@ -9,6 +9,13 @@ the character-overlap rates, a mean in [0, 1]) any number. A condition *fails*
 the gate when it holds for any evaluated configuration, so ``lost>0`` fails
 when some configuration loses evidence.
 
+A condition may be restricted to one question group: ``METRIC[TAG] OP NUMBER``
+(``recall_at_5[lexical:low]<0.8``) reads the metric computed on the questions
+carrying ``TAG`` only (:func:`chunkscope.analysis.groups.restrict`: the same
+definition on the subset), whether the tag is the questions' own or a computed
+group (``--groups auto``). A tag that no question carries is refused
+(:class:`~chunkscope.errors.ChunkscopeError`, exit 2) rather than passing silently.
+
 A baseline (``--baseline report.json --fail-if-worse METRIC``) is a JSON report
 written by ``chunkscope eval --json``. It is refused (:class:`InputError`, exit
 2) when it is malformed, when its ``policy`` differs from the current
@@ -31,10 +38,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chunkscope.errors import InputError, SpecError
+from chunkscope.analysis.groups import question_tags, restrict, tag_positions
+from chunkscope.errors import ChunkscopeError, InputError, SpecError
 from chunkscope.io.text import parse_json, read_text
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY, Metric
+from chunkscope.model import Question
 from chunkscope.results import Config, ConfigResult
 
 __all__ = [
@@ -48,6 +57,7 @@ __all__ = [
     "gate_message",
     "load_baseline",
     "parse_condition",
+    "tag_results",
 ]
 
 OPERATORS: Mapping[str, Callable[[float, float], bool]] = {
@@ -63,7 +73,9 @@ ConfigKey = tuple[str, str, int, int | None, str, str | None]
 """What matches a configuration with its baseline: chunker, retriever, top-k, budget, overflow, budget tokenizer."""
 
 _TOLERANCE = 1e-12
-_CONDITION = re.compile(r"^\s*([^\W\d][\w@.]*)\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$")
+_CONDITION = re.compile(
+    r"^\s*([^\W\d][\w@.]*)\s*(?:\[([^\]]*)\])?\s*(<=|>=|==|!=|<|>)\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*$"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +88,8 @@ class Condition:
     threshold: float
     text: str
     """The condition as written."""
+    tag: str | None = None
+    """Only the questions carrying this tag (``METRIC[TAG]``); None: every question."""
 
     def holds(self, value: float) -> bool:
         """True when ``value OP threshold``: the gate fails."""
@@ -93,14 +107,21 @@ class GateFailure:
     """The condition's number, or the baseline's value."""
     reason: str
     """One line naming configuration, metric, value and threshold."""
+    tag: str | None = None
+    """The question group the value was measured on (None: every question)."""
 
 
 def parse_condition(text: str) -> Condition:
-    """Parse ``METRIC OP NUMBER``; SpecError naming what is wrong otherwise."""
+    """Parse ``METRIC OP NUMBER`` or ``METRIC[TAG] OP NUMBER``; SpecError naming what is wrong otherwise."""
     match = _CONDITION.match(text)
     if not match:
-        raise SpecError(f"--fail-if {text!r}: expected METRIC OP NUMBER, e.g. 'recall_at_5<0.9' (OP: < <= > >= == !=)")
-    name, op, number = match.groups()
+        raise SpecError(
+            f"--fail-if {text!r}: expected METRIC OP NUMBER or METRIC[TAG] OP NUMBER, e.g. 'recall_at_5<0.9' "
+            "or 'recall_at_5[lexical:low]<0.8' (OP: < <= > >= == !=)"
+        )
+    name, tag, op, number = match.groups()
+    if tag is not None and not tag.strip():
+        raise SpecError(f"--fail-if {text!r}: the tag between [ and ] is empty")
     try:
         metric = REGISTRY.parse(name)
     except SpecError as error:
@@ -113,32 +134,70 @@ def parse_condition(text: str) -> Condition:
             f"--fail-if {text!r}: {metric.name} is a count of {metric.unit}, not a share; "
             f"give a whole number (e.g. a share of 0.9 of 200 questions is 180)"
         )
-    return Condition(metric.name, op, threshold, text.strip())
+    return Condition(metric.name, op, threshold, text.strip(), None if tag is None else tag.strip())
 
 
-def check_conditions(results: Sequence[ConfigResult], conditions: Sequence[Condition]) -> list[GateFailure]:
+def tag_results(
+    results: Sequence[ConfigResult], questions: Sequence[Question], conditions: Sequence[Condition]
+) -> dict[str, list[ConfigResult]]:
+    """Tag -> every configuration restricted to that tag's questions, for the tags the conditions name.
+
+    Raises ChunkscopeError naming the tags present when no question carries a named tag.
+    """
+    wanted = list(dict.fromkeys(c.tag for c in conditions if c.tag is not None))
+    if not wanted:
+        return {}
+    positions = tag_positions([q.id for q in questions], question_tags(questions))
+    for tag in wanted:
+        if tag not in positions:
+            present = ", ".join(positions) or "none"
+            raise ChunkscopeError(
+                f"--fail-if: no question carries the tag {tag!r} (tags: {present}; computed groups such as "
+                "lexical:low need --groups auto)"
+            )
+    return {tag: [restrict(result, positions[tag]) for result in results] for tag in wanted}
+
+
+def check_conditions(
+    results: Sequence[ConfigResult],
+    conditions: Sequence[Condition],
+    by_tag: Mapping[str, Sequence[ConfigResult]] | None = None,
+) -> list[GateFailure]:
     """Every (configuration, condition) for which the condition holds, in that order.
 
-    A metric that does not apply to a configuration (``Metric.applies``) meets no condition there.
+    A condition with a tag reads ``by_tag[tag]`` (see :func:`tag_results`), whose i-th result is
+    ``results[i]`` on that tag's questions. A metric that does not apply to a configuration
+    (``Metric.applies``) meets no condition there.
     """
     failures = []
-    for result in results:
+    for position, result in enumerate(results):
         for condition in conditions:
-            if condition.metric not in result.summary:
+            measured = result if condition.tag is None else _tagged(by_tag, condition.tag)[position]
+            if condition.metric not in measured.summary:
                 continue
-            value = float(result.summary[condition.metric])
+            value = float(measured.summary[condition.metric])
             if condition.holds(value):
+                group = (
+                    "" if condition.tag is None else f" on tag {condition.tag} ({measured.summary.questions} questions)"
+                )
                 failures.append(
                     GateFailure(
                         result.config,
                         condition.metric,
                         value,
                         condition.threshold,
-                        f"{_describe(result.config)}: {condition.metric} = {_number(value)} meets --fail-if "
+                        f"{_describe(result.config)}: {condition.metric}{group} = {_number(value)} meets --fail-if "
                         f"'{condition.text}' (threshold {_number(condition.threshold)})",
+                        condition.tag,
                     )
                 )
     return failures
+
+
+def _tagged(by_tag: Mapping[str, Sequence[ConfigResult]] | None, tag: str) -> Sequence[ConfigResult]:
+    if by_tag is None or tag not in by_tag:
+        raise ChunkscopeError(f"--fail-if: no results for tag {tag!r} (compute them with tag_results)")
+    return by_tag[tag]
 
 
 @dataclass(frozen=True, slots=True)

@@ -340,13 +340,14 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def evaluate_all(dataset: Dataset, configs: Sequence[Config]) -> list[ConfigResult]:
+def evaluate_all(dataset: Dataset, configs: Sequence[Config], evaluator: Evaluator | None = None) -> list[ConfigResult]:
     """Evaluate configurations, with progress bars on stderr when it is a terminal.
 
     The second bar follows the current stage (chunking, indexing, ranking), so a
-    long embedding run of a dense retriever shows how far it got.
+    long embedding run of a dense retriever shows how far it got. ``evaluator``
+    (default: a new one on ``dataset``) keeps the results cached, e.g. for the inspector.
     """
-    evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
+    evaluator = evaluator or Evaluator(dataset.corpus, dataset.questions.questions)
     if not sys.stderr.isatty():
         results = [evaluator.evaluate(config) for config in configs]
         report_chunking_problems(evaluator, configs)

@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             "json": lambda: to_json(
                 with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
             ),
-            "csv": lambda: compare_csv(comparison, equivalence),
+            "csv": lambda: compare_csv(comparison, equivalence, effects),
             "markdown": lambda: markdown_group_note(
                 compare_markdown(
                     dataset, comparison, equivalence=equivalence, rerank=(results, effects) if effects else None

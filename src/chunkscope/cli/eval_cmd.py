@@ -30,7 +30,13 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     add_group_options(parser)
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
-    group.add_argument("--fail-if", action="append", metavar="COND", help="fail when e.g. 'lost>0', 'recall_at_5<0.9'")
+    group.add_argument(
+        "--fail-if",
+        action="append",
+        metavar="COND",
+        help="fail when e.g. 'lost>0', 'recall_at_5<0.9'; METRIC[TAG] reads one question group only, "
+        "e.g. 'recall_at_5[lexical:low]<0.8' (computed groups need --groups auto)",
+    )
     group.add_argument("--baseline", metavar="REPORT", help="a saved 'chunkscope eval --json' report")
     group.add_argument("--fail-if-worse", action="append", metavar="METRIC", help="fail when worse than in --baseline")
     parser.set_defaults(run=run)
@@ -45,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         for config in configs:
             baseline.summary_for(config)
     dataset, rules = apply_groups(args, common.load_from_args(args))
+    gate.tag_results([], dataset.questions.questions, conditions)  # an unknown tag fails before evaluating
     results = common.evaluate_all(dataset, configs)
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
@@ -62,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
             "markdown": lambda: to_markdown(dataset, results, unit, effects),
         },
     )
-    failures = gate.check_conditions(results, conditions)
+    tagged = gate.tag_results(results, dataset.questions.questions, conditions)
+    failures = gate.check_conditions(results, conditions, tagged)
     if baseline is not None:
         failures += gate.check_worse(results, baseline, args.fail_if_worse)
     if failures:

@@ -6,19 +6,30 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
 
 from chunkscope.analysis.compare import compare_all
 from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
+from chunkscope.analysis.paired import tested_metrics
+from chunkscope.analysis.sweepmap import Cost, SweepMap
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
-from chunkscope.errors import ChunkscopeError
+from chunkscope.errors import ChunkscopeError, SpecError
+from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
 from chunkscope.reports.eval import to_json
-from chunkscope.reports.sweep import sweep_csv, sweep_markdown, sweep_report
-from chunkscope.results import Config
+from chunkscope.reports.format import metric_label
+from chunkscope.reports.sweep import COST_WORDS, ParetoChoice, sweep_csv, sweep_markdown, sweep_report
+from chunkscope.results import Config, ConfigResult
+
+if TYPE_CHECKING:
+    from chunkscope.analysis.comparison import ComparisonSet
+    from chunkscope.io.dataset import Dataset
+    from chunkscope.tui.session import Session
 
 NAME = "sweep"
 
@@ -54,8 +65,48 @@ def add_parser(subparsers: Any) -> None:
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
     add_group_options(parser)
+    add_map_options(parser)
     common.add_output_options(parser)
+    parser.add_argument(
+        "--inspect",
+        action="store_true",
+        help="then open the inspector on the sweep map (enter on a cell: that configuration as A, the best as B)",
+    )
     parser.set_defaults(run=run)
+
+
+COST_CHOICES: dict[str, Cost] = {"chunks": "index_chunks", "chars": "indexed_chars"}
+"""``--pareto-cost`` words and the summary metric each reads."""
+
+
+def add_map_options(parser: argparse.ArgumentParser) -> None:
+    """--pareto-metric, --pareto-cost."""
+    group = parser.add_argument_group("sweep map and Pareto frontier (reports and the inspector)")
+    group.add_argument(
+        "--pareto-metric",
+        type=pareto_metric,
+        metavar="METRIC",
+        help=f"tested metric the frontier and the grid use (default {tested_metrics()[0]}, the first tested one)",
+    )
+    group.add_argument(
+        "--pareto-cost",
+        choices=sorted(COST_CHOICES),
+        default="chunks",
+        help="index cost of the frontier: chunks in the index (default) or characters in it",
+    )
+
+
+def pareto_metric(text: str) -> str:
+    """argparse type: a tested metric by key, label or alias."""
+    try:
+        return REGISTRY.parse(text, REGISTRY.tested()).name
+    except SpecError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def pareto_choice(args: argparse.Namespace) -> ParetoChoice:
+    """The frontier the reports mark."""
+    return ParetoChoice(args.pareto_metric, COST_CHOICES[args.pareto_cost])
 
 
 def int_list(text: str) -> list[int]:
@@ -131,9 +182,12 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
+    if args.inspect and common.stdout_is_data(args):
+        raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     margins = equivalence_margins(args)
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs)
+    session = inspector_session(dataset, configs[0]) if args.inspect else None
+    results = common.evaluate_all(dataset, configs, session.evaluator if session is not None else None)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
@@ -154,6 +208,8 @@ def run(args: argparse.Namespace) -> int:
     )
     render.sweep_table(console, title, comparisons, results)
     render.sweep_legend(console, comparisons)
+    pareto = pareto_choice(args)
+    print_frontier(console, pareto.map(comparisons, results))
     render_equivalence(console, comparisons.pairs, equivalence)
     rerank_support.print_effects(console, results, effects)
     for group, group_results in zip(comparisons.by_tag, tag_results, strict=True):
@@ -164,12 +220,46 @@ def run(args: argparse.Namespace) -> int:
         args,
         {
             "json": lambda: to_json(
-                with_group_note(sweep_report(dataset, results, comparisons, tag_results, equivalence, effects), rules)
+                with_group_note(
+                    sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
+                )
             ),
-            "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence),
+            "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence, effects, pareto),
             "markdown": lambda: markdown_group_note(
-                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects), rules
+                sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
             ),
         },
     )
+    if session is not None:
+        open_inspector(session, comparisons, results, pareto)
     return common.EXIT_OK
+
+
+def print_frontier(console: Console, view: SweepMap) -> None:
+    """One line: the Pareto frontier of the map's metric against its cost, cheapest first."""
+    points = ", ".join(
+        f"{p.label} ({p.cost(view.cost):,} {COST_WORDS[view.cost].split()[0]}, {p.value:.4f})" for p in view.frontier
+    )
+    console.print(
+        f"Pareto frontier of {metric_label(view.metric)} against {COST_WORDS[view.cost]}, cheapest first: {points}",
+        highlight=False,
+    )
+
+
+def inspector_session(dataset: Dataset, first: Config) -> Session:
+    """The inspector's session, made before the sweep so its evaluator keeps every result for the app."""
+    from chunkscope.tui.session import Session  # the inspector loads only for --inspect
+
+    return Session(dataset, first)
+
+
+def open_inspector(
+    session: Session, comparisons: ComparisonSet, results: Sequence[ConfigResult], pareto: ParetoChoice
+) -> None:
+    """Run the inspector on the sweep map, with the best configuration of the map's metric as A."""
+    from chunkscope.tui.app import ChunkscopeApp
+    from chunkscope.tui.screens.sweep_map import SweepInput
+
+    sweep = SweepInput(comparisons, tuple(results), pareto.metric, pareto.cost)
+    session.request("a", comparisons.configs[comparisons.best(pareto.metric or comparisons.metrics[0])])
+    ChunkscopeApp(session, sweep=sweep).run()

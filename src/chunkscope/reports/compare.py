@@ -27,6 +27,8 @@ from chunkscope.reports.equivalence import markdown_lines as equivalence_markdow
 from chunkscope.reports.eval import config_dict, inline, provenance
 from chunkscope.reports.format import format_p, metric_label, verdict
 from chunkscope.reports.rerank import RerankEffects, rerank_dict
+from chunkscope.reports.rerank import compare_csv_columns as rerank_compare_columns
+from chunkscope.reports.rerank import csv_cells as rerank_csv_cells
 from chunkscope.reports.rerank import markdown_section as rerank_markdown
 from chunkscope.results import Config, ConfigResult
 
@@ -164,13 +166,21 @@ COMPARE_CSV_COLUMNS = (
 )
 
 
-def compare_csv(comparison: Comparison, equivalence: PairEquivalence | None = None) -> str:
-    """One row per question, in question-set order (with a margin: each metric's verdict on every row)."""
+def compare_csv(
+    comparison: Comparison, equivalence: PairEquivalence | None = None, rerank: RerankEffects | None = None
+) -> str:
+    """One row per question, in question-set order (with a margin: each metric's verdict on every row).
+
+    With ``rerank`` (A or B reranks), each side's first-stage rank and rank change
+    (:data:`chunkscope.reports.rerank.CSV_COLUMNS`, suffixed ``_a`` and ``_b``; empty for a side that does not).
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     extra = equivalence_csv_cells(equivalence) if equivalence is not None else []
-    writer.writerow(COMPARE_CSV_COLUMNS + (equivalence_csv_columns(equivalence) if equivalence is not None else ()))
-    for move in comparison.moves:
+    header = COMPARE_CSV_COLUMNS + (equivalence_csv_columns(equivalence) if equivalence is not None else ())
+    writer.writerow(header + (rerank_compare_columns() if rerank else ()))
+    effects = (rerank.get(comparison.a), rerank.get(comparison.b)) if rerank else ()
+    for position, move in enumerate(comparison.moves):
         writer.writerow(
             [
                 move.question_id,
@@ -186,6 +196,7 @@ def compare_csv(comparison: Comparison, equivalence: PairEquivalence | None = No
                 move.cause_a.value,
                 move.cause_b.value,
                 *extra,
+                *(cell for effect in effects for cell in rerank_csv_cells(effect, position)),
             ]
         )
     return buffer.getvalue()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from chunkscope.analysis.rerank import RerankEffect
+from chunkscope.analysis.rerank import RerankEffect, rank_metric_names
 from chunkscope.reports.format import metric_label
 from chunkscope.results import Config, ConfigResult
 
@@ -38,6 +38,42 @@ def csv_cells(effect: RerankEffect | None, position: int) -> list[object]:
         return ["", ""]
     move = effect.moves[position]
     return ["" if move.before is None else move.before, "" if move.change is None else move.change]
+
+
+def compare_csv_columns() -> tuple[str, ...]:
+    """Columns added to the compare CSV when A or B reranks: each side's first-stage rank and rank change."""
+    return tuple(f"{column}_{side}" for side in ("a", "b") for column in CSV_COLUMNS)
+
+
+def summary_csv_columns() -> tuple[str, ...]:
+    """Columns added to a per-configuration CSV (the sweep's) when some configuration reranks.
+
+    The first stage's spec, each rank metric under the first stage alone (the configuration's own
+    columns hold the value after the rerank), the questions moved up and down, and the added seconds
+    per question (mean and p95).
+    """
+    return (
+        "rerank_first_stage",
+        *(f"{name}_first_stage" for name in rank_metric_names()),
+        "rerank_improved",
+        "rerank_worsened",
+        "rerank_seconds_mean",
+        "rerank_seconds_p95",
+    )
+
+
+def summary_csv_cells(effect: RerankEffect | None) -> list[object]:
+    """The added cells of one configuration's row (empty for a configuration that does not rerank)."""
+    if effect is None:
+        return [""] * len(summary_csv_columns())
+    return [
+        effect.first_stage,
+        *(f"{before:.6f}" for _, before, _ in effect.metrics),
+        effect.improved,
+        effect.worsened,
+        f"{effect.seconds_mean:.6f}",
+        f"{effect.seconds_p95:.6f}",
+    ]
 
 
 def markdown_section(results: Sequence[ConfigResult], effects: RerankEffects) -> list[str]:

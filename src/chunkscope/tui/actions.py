@@ -45,6 +45,8 @@ class Place(Enum):
     """``AnatomyScreen``."""
     GOLD = "gold"
     """``GoldScreen``."""
+    SWEEP_MAP = "sweep-map"
+    """``SweepMapScreen``."""
 
 
 NAMESPACES = {
@@ -64,6 +66,7 @@ NAMESPACES = {
     "form": "Form",
     "anatomy": "Anatomy",
     "gold": "Gold",
+    "sweep": "Sweep map",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
@@ -358,6 +361,70 @@ ACTIONS: tuple[Action, ...] = (
     Action("compare.swap", "w", "swap", "swap A/B", "Exchange configurations A and B", Place.COMPARE, show=False),
     # -- dialogs
     Action("summary.close", "escape,s", "app.pop_screen", "back", "Back to the question view", Place.SUMMARY),
+    Action(
+        "summary.sweep-map",
+        "m",
+        "app.sweep_map",
+        "sweep map",
+        "The sweep's size x overlap grid and cost x metric scatter (when opened with chunkscope sweep --inspect)",
+        Place.SUMMARY,
+        show=False,
+    ),
+    # -- the sweep map
+    Action("sweep.close", "escape", "app.pop_screen", "back", "Back to the question view", Place.SWEEP_MAP),
+    Action("sweep.metric-next", "m", "metric(1)", "metric", "Next tested metric", Place.SWEEP_MAP),
+    Action(
+        "sweep.metric-previous", "M", "metric(-1)", "previous metric", "Previous metric", Place.SWEEP_MAP, show=False
+    ),
+    Action(
+        "sweep.cost", "c", "cost", "cost", "Index cost of the frontier: chunks or indexed characters", Place.SWEEP_MAP
+    ),
+    Action(
+        "sweep.plot",
+        "p",
+        "toggle_plot",
+        "grid/scatter",
+        "Grid of sizes and overlaps, or scatter of cost against the metric",
+        Place.SWEEP_MAP,
+    ),
+    Action(
+        "sweep.up", "up", "move(-1, 0)", "Up", "Cell above (scatter: next higher value)", Place.SWEEP_MAP, show=False
+    ),
+    Action(
+        "sweep.down",
+        "down",
+        "move(1, 0)",
+        "Down",
+        "Cell below (scatter: next lower value)",
+        Place.SWEEP_MAP,
+        show=False,
+    ),
+    Action(
+        "sweep.left",
+        "left",
+        "move(0, -1)",
+        "Left",
+        "Cell to the left (scatter: next cheaper)",
+        Place.SWEEP_MAP,
+        show=False,
+    ),
+    Action(
+        "sweep.right",
+        "right",
+        "move(0, 1)",
+        "Right",
+        "Cell to the right (scatter: next costlier)",
+        Place.SWEEP_MAP,
+        show=False,
+    ),
+    Action(
+        "sweep.open",
+        "enter",
+        "open",
+        "open A vs best",
+        "Open the selected configuration as A beside the best one as B, failing questions listed",
+        Place.SWEEP_MAP,
+    ),
     Action("help.close", "escape,question_mark,q", "app.pop_screen", "close", "Close the help", Place.HELP),
     Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),
     Action("anatomy.close", "escape,a", "app.pop_screen", "close", "Back to the question view", Place.ANATOMY),

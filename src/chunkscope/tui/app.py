@@ -26,6 +26,7 @@ from chunkscope.tui.screens.export import ExportDialog, write_export_target
 from chunkscope.tui.screens.help import HelpScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
+from chunkscope.tui.screens.sweep_map import SweepInput, SweepMapScreen
 from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.state.session import Session
 
@@ -52,10 +53,12 @@ class ChunkscopeApp(App[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.APP)
 
-    def __init__(self, session: Session, open_compare: bool = False) -> None:
+    def __init__(self, session: Session, open_compare: bool = False, sweep: SweepInput | None = None) -> None:
         super().__init__()
         self.session = session
         self.open_compare_at_start = open_compare
+        self.sweep = sweep
+        """The sweep the inspector was opened on (``chunkscope sweep --inspect``): its map opens first."""
         self.compare_open = False
         keymap = parse_keymap(os.environ.get(KEYMAP_VARIABLE, ""))
         if keymap:
@@ -74,6 +77,8 @@ class ChunkscopeApp(App[None]):
             self.action_compare()
         else:
             self.request_results()
+        if self.sweep is not None:
+            self.action_sweep_map()
 
     def on_unmount(self) -> None:
         gc.set_threshold(*self._gc_threshold)
@@ -95,6 +100,25 @@ class ChunkscopeApp(App[None]):
         """Every key of every screen."""
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_sweep_map(self) -> None:
+        """The sweep map, when the inspector was opened on a sweep."""
+        if self.sweep is None:
+            self.notify("No sweep loaded: open one with chunkscope sweep ... --inspect", severity="warning")
+        elif not isinstance(self.screen, SweepMapScreen):
+            self.push_screen(SweepMapScreen(self.sweep))
+
+    def on_sweep_map_screen_config_chosen(self, message: SweepMapScreen.ConfigChosen) -> None:
+        """The chosen configuration as A, the best as B, in the split view listing the failing questions."""
+        while not isinstance(self.screen, (InspectScreen, CompareScreen)):
+            self.pop_screen()
+        self.session.request("a", message.config)
+        self.session.request("b", message.best)
+        self.session.set_filter("compare", state="failing")
+        if self.compare_open:
+            self.request_results()
+        else:
+            self.action_compare()
 
     def on_summary_requested(self, message: messages.SummaryRequested) -> None:
         self.push_screen(SummaryScreen(self.session, compare=message.compare))

@@ -49,6 +49,7 @@ HELP_SECTIONS: tuple[HelpSection, ...] = (
     HelpSection("Question list", (Place.LIST,), ScrollView),
     HelpSection("Ranked chunks", (Place.RANKED,), ScrollView),
     HelpSection("Document", (Place.DOCUMENT,), ScrollView),
+    HelpSection("Sweep map", (Place.SWEEP_MAP,), Screen),
 )
 
 
