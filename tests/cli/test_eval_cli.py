@@ -377,6 +377,18 @@ def test_bad_questions(
     assert message in error
 
 
+def test_an_ambiguous_quote_lists_ten_offsets_and_counts_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus, questions = tmp_path / "corpus.jsonl", tmp_path / "questions.jsonl"
+    corpus.write_text(json.dumps({"id": "many", "text": "cat " * 13}) + "\n", encoding="utf-8")
+    write_lines(questions, [{"id": "q", "query": "cat", "evidence": [{"doc": "many", "quote": "cat"}]}])
+    error = one_line_error(capsys, "--corpus", str(corpus), "--questions", str(questions))
+    # "cat " repeats every 4 characters: offsets 0, 4, ..., 36 are listed, 40, 44 and 48 are counted.
+    listed = ", ".join(str(4 * i) for i in range(10))
+    assert f"quote 'cat' found 13 times in 'many' at offsets {listed} +3 more;" in error
+
+
 def test_duplicate_document_id(inputs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
     write_lines(inputs["corpus"], [{"id": "cats", "text": DOC}, {"id": "cats", "text": "again"}])
     write_lines(inputs["questions"], [good()])

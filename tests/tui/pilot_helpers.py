@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config
 from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.session import Session
 
 SIZE = (140, 40)
@@ -26,11 +29,23 @@ def make_app(dataset: Dataset, a: Config = FIXED_200, b: Config | None = None) -
 
 
 async def settle(pilot: Pilot[None]) -> None:
-    """Wait until every worker finished and the messages they posted were handled."""
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait until every worker finished (a cancelled one counts as finished), the messages they posted
+    were handled and the detail panes show the selection."""
+    for _ in range(2):
+        with contextlib.suppress(WorkerCancelled):
+            await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    await detail_filled(pilot)
+
+
+async def detail_filled(pilot: Pilot[None]) -> None:
+    """Wait until the detail panes show the selection (after a burst of keys they catch up once it pauses)."""
+    screen = pilot.app.screen
+    for _ in range(500):
+        if not isinstance(screen, SessionScreen) or not screen.detail_pending:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the detail panes were not filled within 5 s")
 
 
 def async_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:

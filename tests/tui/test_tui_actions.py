@@ -110,7 +110,13 @@ async def test_palette_reads_the_table_and_shows_remapped_keys(
     by_title = {hit.text: hit for hit in hits if isinstance(hit, DiscoveryHit)}
     overlap = ACTIONS_BY_ID["config.overlap"]
     assert by_title["Config: overlap"].help == f"{overlap.tooltip} · key ^o"
+    # Cancelling needs a computation running, the list/detail switch a narrow terminal: neither applies here.
+    inactive = {"config.cancel", "view.pane"}
     for action in actions_of(Place.SESSION) + actions_of(Place.INSPECT):
-        hit = by_title[f"{action.namespace}: {action.description}"]
+        title = f"{action.namespace}: {action.description}"
+        if action.id in inactive:
+            assert title not in by_title
+            continue
+        hit = by_title[title]
         assert hit.help is not None and hit.help.startswith(action.tooltip)
     assert "Keys: Focus Next" in by_title  # Textual's own keys keep their own texts

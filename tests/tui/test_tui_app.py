@@ -213,10 +213,10 @@ async def test_recomputation_runs_in_a_worker_and_input_stays_responsive(
         release = threading.Event()
         original = evaluator.evaluate
 
-        def slow(config: Config, progress: Any = None) -> ConfigResult:
+        def slow(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
             if config == OVERLAP_40:
                 release.wait(10)
-            return original(config, progress)
+            return original(config, progress, cancelled)
 
         monkeypatch.setattr(evaluator, "evaluate", slow)
         await pilot.press("o")
@@ -241,10 +241,10 @@ async def test_a_failed_evaluation_is_reported_and_reverted(sample: Dataset, mon
         notes = record_notifications(app)
         original = app.session.evaluator.evaluate
 
-        def failing(config: Config, progress: Any = None) -> ConfigResult:
+        def failing(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
             if config == OVERLAP_40:
                 raise ChunkscopeError("overlap broke on purpose")
-            return original(config, progress)
+            return original(config, progress, cancelled)
 
         monkeypatch.setattr(app.session.evaluator, "evaluate", failing)
         await pilot.press("o")
@@ -497,7 +497,7 @@ async def test_question_list_aligns_japanese_by_terminal_cells(sample: Dataset) 
 async def test_a_failing_first_configuration_says_why(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
     app = make_app(sample)
 
-    def failing(config: Config, progress: Any = None) -> ConfigResult:
+    def failing(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
         raise ChunkscopeError("the dense retriever needs its extra")
 
     monkeypatch.setattr(app.session.evaluator, "evaluate", failing)

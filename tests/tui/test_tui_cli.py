@@ -74,3 +74,22 @@ def test_headless_commands_do_not_load_textual() -> None:
     code = "import sys; from chunkscope.cli import build_parser; build_parser(); print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("argv", "option", "values"),
+    [
+        (["--retriever", "bm25", "--retriever", "overlap"], "--retriever", "bm25, overlap"),
+        (["--chunker", "paragraph", "--chunker", "fixed:size=300"], "--chunker", "paragraph, fixed:size=300"),
+        (["--top-k", "3", "--top-k", "5"], "--top-k", "3, 5"),
+    ],
+)
+def test_a_repeated_option_is_refused(
+    started: list[ChunkscopeApp], capsys: pytest.CaptureFixture[str], argv: list[str], option: str, values: str
+) -> None:
+    assert main(["inspect", *argv]) == 2
+    assert not started
+    error = capsys.readouterr().err.strip().splitlines()
+    assert len(error) == 1
+    assert error[0].startswith(f"chunkscope: error: inspect takes {option} once, got 2: {values}")
+    assert "--compare" in error[0]

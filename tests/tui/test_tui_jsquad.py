@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pilot_helpers import FIXED_200, async_test, make_app, settle
+from pilot_helpers import FIXED_200, async_test, detail_filled, make_app, settle
 
 from chunkscope.io.dataset import Dataset
 from chunkscope.tui.widgets.document_view import DocumentView
@@ -25,6 +25,7 @@ async def test_step_through_fifty_questions(jsquad: Dataset) -> None:
         assert len(question_list.rows) == len(questions)
         for step in range(1, 51):
             await pilot.press("down")
+            await detail_filled(pilot)
             question = questions[step]
             assert app.session.selected_id == question.id
             assert question.id in str(ranked.border_title)

@@ -148,12 +148,33 @@ def test_split_view_state_and_cause_filters_look_at_both_sides(sample: Dataset) 
 
 def test_step_through_wraps_and_skips(sample: Dataset) -> None:
     rows = evaluated(sample).rows(False)
-    failing = [r.question.id for r in rows if r.failing]
+    failing = [index for index, r in enumerate(rows) if r.failing]
     after_first = step_through(rows, failing[0], 1, lambda r: r.failing)
-    assert after_first is not None and after_first.question.id == failing[1]
+    assert after_first is rows[failing[1]]
     before_first = step_through(rows, failing[0], -1, lambda r: r.failing)
-    assert before_first is not None and before_first.question.id == failing[-1]
+    assert before_first is rows[failing[-1]]
+    assert step_through(rows, None, 1, lambda r: r.failing) is rows[failing[0]]
+    assert step_through(rows, None, -1, lambda r: r.failing) is rows[failing[-1]]
     assert step_through(rows, None, 1, lambda r: False) is None
+
+
+def test_step_selection_moves_one_failing_question_per_call(sample: Dataset) -> None:
+    session = evaluated(sample)
+    failing = [r.question.id for r in session.rows(False) if r.failing]
+    session.selected_id = failing[0]
+    visited = []
+    for _ in range(len(failing)):
+        row = session.step_selection("inspect", 1, lambda r: r.failing)
+        assert row is not None and session.selected_id == row.question.id
+        visited.append(row.question.id)
+    # Every failing question once, in list order, then back to the first (the list wraps around).
+    assert visited == [*failing[1:], failing[0]]
+    session.set_filter("inspect", state="lost")
+    lost = [r.question.id for r in session.rows(False) if r.result.lost]
+    session.selected_id = lost[-1]
+    assert session.position("inspect", lost[-1]) == len(lost) - 1
+    row = session.step_selection("inspect", 1, lambda r: r.failing)
+    assert row is not None and row.question.id == lost[0]
 
 
 def test_size_steps_keep_the_overlap_share() -> None:

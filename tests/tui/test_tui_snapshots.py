@@ -1,4 +1,4 @@
-"""Snapshots of the main views on the sample data (pytest-textual-snapshot, 140 x 40 cells).
+"""Snapshots of the main views on the sample data (pytest-textual-snapshot; 140 x 40 cells unless named).
 
 Regenerate after an intended change with ``pytest tests/tui/test_tui_snapshots.py --snapshot-update``
 and look at the SVGs in ``__snapshots__`` before committing them.
@@ -100,3 +100,33 @@ def test_approximate_gold_is_marked_in_the_ranked_header(snap_compare: Any) -> N
 def test_gold_integrity_list(snap_compare: Any) -> None:
     app = make_app(_gold_fixture(), make_config("fixed:size=120"))
     assert snap_compare(app, terminal_size=SIZE, run_before=after("g"))
+
+
+# -- the layout at common terminal sizes
+
+
+def test_inspect_80x24_list(snap_compare: Any, sample: Dataset) -> None:
+    # Under 100 columns the list takes the whole width ...
+    assert snap_compare(make_app(sample), terminal_size=(80, 24), run_before=after())
+
+
+def test_inspect_80x24_detail(snap_compare: Any, sample: Dataset) -> None:
+    # ... and d shows the selected question's detail instead (q39, cut at 400).
+    assert snap_compare(make_app(sample), terminal_size=(80, 24), run_before=after("f", "f", "N", "d"))
+
+
+def test_inspect_100x30(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=(100, 30), run_before=after("f", "f", "N"))
+
+
+def test_inspect_200x50(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=(200, 50), run_before=after("f", "f", "N"))
+
+
+def test_compare_120x40(snap_compare: Any, sample: Dataset) -> None:
+    # The side lines wrap: the end of each reason ("cut at ...") stays on screen.
+    assert snap_compare(make_app(sample), terminal_size=(120, 40), run_before=after("f", "f", "N", "o", "v"))
+
+
+def test_compare_200x50(snap_compare: Any, sample: Dataset) -> None:
+    assert snap_compare(make_app(sample), terminal_size=(200, 50), run_before=after("f", "f", "N", "o", "v"))

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from chunkscope.cli import common
+from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config
@@ -25,6 +26,10 @@ def add_parser(subparsers: Any) -> None:
         help="open the terminal inspector (default command)",
         description="Step through failing questions, change the configuration live, compare two side by side.",
     )
+    # Every plain option of inspect is given once: a second --retriever would otherwise silently replace
+    # the first (the inspector shows one configuration; --compare names the second).
+    parser.register("action", None, StoreOnce)
+    parser.register("action", "store", StoreOnce)
     common.add_input_options(parser)
     common.add_config_options(parser, many_chunkers=False)
     parser.add_argument(
@@ -35,8 +40,34 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+class StoreOnce(argparse.Action):
+    """Store an option's value like ``store``, and remember every value given (to refuse repeats)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        given: dict[str, list[str]] = namespace.__dict__.setdefault(GIVEN, {})
+        given.setdefault(option_string or self.dest, []).append(str(values))
+
+
+GIVEN = "options_given"
+"""Namespace attribute: the values of each option, in the order given (see StoreOnce)."""
+
+
+def check_repeats(args: argparse.Namespace) -> None:
+    """A repeated option is an error naming its values (``eval`` takes several ``--chunker``; inspect one)."""
+    for option, values in getattr(args, GIVEN, {}).items():
+        if len(values) > 1:
+            shown = ", ".join(values)
+            hint = " (a second configuration goes in --compare CHUNKER[/RETRIEVER])" if option in CONFIG_OPTIONS else ""
+            raise ChunkscopeError(f"inspect takes {option} once, got {len(values)}: {shown}{hint}")
+
+
+CONFIG_OPTIONS = ("--chunker", "--retriever", "--top-k", "--budget", "--overflow")
+
+
 def run(args: argparse.Namespace) -> int:
     """Load and validate everything first (bad input: one line, exit 2), then hand over to the app."""
+    check_repeats(args)
     (config_a,) = common.configs_from_args(args, [args.chunker])
     config_b = (
         parse_config(

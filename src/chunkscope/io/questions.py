@@ -30,6 +30,9 @@ from chunkscope.model import (
 __all__ = ["UnresolvedGold", "find_all", "load_questions", "repair_questions"]
 """``find_all`` is re-exported for callers that searched quotes through this module."""
 
+SHOWN_OFFSETS = 10
+"""Offsets of an ambiguous quote listed in the error (the count of the others follows: ``+3 more``)."""
+
 
 class UnresolvedGold(InputError):
     """A reference whose quote is not found, is ambiguous, or disagrees with its offsets."""
@@ -235,7 +238,8 @@ class _Resolver:
                     where,
                     f"{name}.quote",
                     f"quote {shorten(quote)} found {len(starts)} times in '{document.id}' at offsets "
-                    f'{", ".join(map(str, starts[:10]))}; add "occurrence": N (0-based) to pick one',
+                    f"{', '.join(map(str, starts[:SHOWN_OFFSETS]))}{more_offsets(len(starts))}; "
+                    'add "occurrence": N (0-based) to pick one',
                 )
             return Span(document.id, *hits.places[0]), hits.match
         if not isinstance(occurrence, int) or isinstance(occurrence, bool) or occurrence < 0:
@@ -335,3 +339,8 @@ def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int]
         problem = "is empty" if start >= end else f"is out of range (document has {len(document.text)} characters)"
         raise InputError(path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start")
     return Span(document.id, start, end)
+
+
+def more_offsets(count: int) -> str:
+    """`` +N more`` when ``count`` offsets are more than the ``SHOWN_OFFSETS`` listed, else nothing."""
+    return f" +{count - SHOWN_OFFSETS} more" if count > SHOWN_OFFSETS else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from threading import Lock
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
@@ -26,11 +26,20 @@ from chunkscope.results import (
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
 from chunkscope.retrievers.base import build_index, window_ends
+from chunkscope.retrievers.dense import Dense
 
 Progress = Callable[[str, int, int], None]
+"""Called with (stage, done, total); stages: chunking, indexing, embedding or ranking, measuring."""
+
+Cancelled = Callable[[], bool]
+"""Asked between steps of an evaluation: True stops it (:class:`EvaluationCancelled`)."""
+
+MEASURE_REPORT_EVERY = 256
+"""Questions measured between two progress reports (and cancellation checks)."""
 
 
-"""Called with (stage, done, total)."""
+class EvaluationCancelled(Exception):
+    """The ``cancelled`` callable of an evaluation returned True: it stopped, and nothing of it was cached."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +97,19 @@ class Evaluator:
         with self._chunking_locks_guard:
             return self._chunking_locks.setdefault(chunker_spec, Lock())
 
-    def evaluate(self, config: Config, progress: Progress | None = None) -> ConfigResult:
-        """Evaluate one configuration (cached)."""
+    def evaluate(
+        self, config: Config, progress: Progress | None = None, cancelled: Cancelled | None = None
+    ) -> ConfigResult:
+        """Evaluate one configuration (cached).
+
+        ``cancelled`` is asked at every progress report (between stages, between embedding batches,
+        every few hundred questions ranked or measured); when it returns True the evaluation raises
+        EvaluationCancelled. Nothing half-done is cached (embeddings already written to the disk cache stay).
+        """
         with self._evaluation_lock:
             if config in self._results:
                 return self._results[config]
-            result = self._evaluate(config, progress)
+            result = self._evaluate(config, checked_progress(progress, cancelled))
             self._results[config] = result
             return result
 
@@ -112,27 +128,30 @@ class Evaluator:
             )
         return self._indexes[key]
 
-    def _evaluate(self, config: Config, progress: Progress | None) -> ConfigResult:
-        report = progress or (lambda stage, done, total: None)
+    def _evaluate(self, config: Config, report: Progress) -> ConfigResult:
         report("chunking", 0, 1)
         indexed = self.chunking(config.chunker)
         units = indexed.chunking.units
         index = self._index(config, report)
         ranking_key = (config.chunker, config.retriever, config.depth)
         if ranking_key not in self._rankings:
-            report("ranking", 0, len(self.questions))
+            # A dense retriever spends its ranking call embedding the units and queries (the long part).
+            stage = "embedding" if embeds(parse_retriever(config.retriever)) else "ranking"
+            report(stage, 0, len(self.questions))
             self._rankings[ranking_key] = index.rank(
-                self.questions, config.depth, lambda done, total: report("ranking", done, total)
+                self.questions, config.depth, lambda done, total: report(stage, done, total)
             )
         rankings = self._rankings[ranking_key]
         windows = window_ends(index)
+        count = len(self.questions)
+        results: list[QuestionResult] = []
         with collector_paused():
-            results = tuple(
-                measure_question(question, ranking, indexed, config, windows)
-                for question, ranking in zip(self.questions, rankings, strict=True)
-            )
-        summary = summarize(results, units)
-        return ConfigResult(config, summary, results, units, indexed.chunking.imported)
+            for number, (question, ranking) in enumerate(zip(self.questions, rankings, strict=True)):
+                if number % MEASURE_REPORT_EVERY == 0:
+                    report("measuring", number, count)
+                results.append(measure_question(question, ranking, indexed, config, windows))
+        summary = summarize(tuple(results), units)
+        return ConfigResult(config, summary, tuple(results), units, indexed.chunking.imported)
 
 
 def index_chunking(chunking: Chunking) -> IndexedChunking:
@@ -146,6 +165,29 @@ def index_chunking(chunking: Chunking) -> IndexedChunking:
     )
     children = None if chunking.parents is None else UnitLocator(chunking.units)
     return IndexedChunking(chunking, UnitLocator(delivered), delivered_index, children)
+
+
+def checked_progress(progress: Progress | None, cancelled: Cancelled | None) -> Progress:
+    """``progress`` that first asks ``cancelled`` and raises EvaluationCancelled when it says stop."""
+
+    def report(stage: str, done: int, total: int) -> None:
+        if cancelled is not None and cancelled():
+            raise EvaluationCancelled(stage)
+        if progress is not None:
+            progress(stage, done, total)
+
+    return report
+
+
+def embeds(strategy: object) -> bool:
+    """True when a retriever (or one of its parts, for fusion) embeds texts with a model."""
+    if isinstance(strategy, Dense):
+        return True
+    if isinstance(strategy, tuple):
+        return any(embeds(part) for part in strategy)
+    if is_dataclass(strategy) and not isinstance(strategy, type):
+        return any(embeds(getattr(strategy, f.name)) for f in fields(strategy))
+    return False
 
 
 @contextmanager

@@ -14,6 +14,9 @@ from chunkscope.spec.registry import Registry
 Progress = Callable[[int, int], None]
 """Called with (done, total) during long work."""
 
+REPORT_EVERY = 128
+"""Questions ranked between two progress reports (the caller's chance to cancel)."""
+
 
 EMPTY_RANKING = Ranking((), ())
 

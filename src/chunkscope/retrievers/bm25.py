@@ -85,7 +85,14 @@ class BM25Index:
         postings = self.postings
         queries = postings.queries_term_ids([q.query for q in questions])
         return rank_queries(
-            postings.pointers, postings.units, self.weights, postings.unit_count, self.tie_break, queries, depth
+            postings.pointers,
+            postings.units,
+            self.weights,
+            postings.unit_count,
+            self.tie_break,
+            queries,
+            depth,
+            progress=progress,
         )
 
 

@@ -48,5 +48,12 @@ class OverlapIndex:
         postings = self.postings
         queries = postings.queries_term_ids([q.query for q in questions]).distinct()
         return rank_queries(
-            postings.pointers, postings.units, None, postings.unit_count, self.tie_break, queries, depth
+            postings.pointers,
+            postings.units,
+            None,
+            postings.unit_count,
+            self.tie_break,
+            queries,
+            depth,
+            progress=progress,
         )

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from chunkscope.results import Ranking
+from chunkscope.retrievers.base import REPORT_EVERY, Progress
 from chunkscope.retrievers.query_terms import QueryTerms
 
 BATCH_CELLS = 1 << 17
@@ -70,10 +71,13 @@ def rank_queries(
     queries: QueryTerms,
     depth: int,
     backend: str | None = None,
+    progress: Progress | None = None,
 ) -> list[Ranking]:
     """Each query's top ``depth`` units (scores above 0) by the summed weights of its terms' postings.
 
-    A repeated query term adds again; ``weights`` None weighs every posting 1.0.
+    A repeated query term adds again; ``weights`` None weighs every posting 1.0. Given ``progress``,
+    the queries are ranked ``REPORT_EVERY`` at a time with a report before each part (the caller's
+    chance to cancel); the backend is chosen once for all of them.
     """
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
@@ -81,8 +85,18 @@ def rank_queries(
     if chosen == "numba":
         from chunkscope.retrievers import compiled
 
-        return compiled.rank_queries(pointers, units, weights, unit_count, tie_break, queries, depth)
-    return rank_queries_numpy(pointers, units, weights, unit_count, tie_break, queries, depth)
+        rank = compiled.rank_queries
+    else:
+        rank = rank_queries_numpy
+    if progress is None:
+        return rank(pointers, units, weights, unit_count, tie_break, queries, depth)
+    rankings: list[Ranking] = []
+    count = len(queries)
+    for first in range(0, count, REPORT_EVERY):
+        progress(first, count)
+        part = queries.part(first, min(first + REPORT_EVERY, count))
+        rankings.extend(rank(pointers, units, weights, unit_count, tie_break, part, depth))
+    return rankings
 
 
 def rank_queries_numpy(

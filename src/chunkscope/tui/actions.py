@@ -134,6 +134,14 @@ ACTIONS: tuple[Action, ...] = (
     # -- both question views
     Action("view.help", "question_mark", "app.help", "help", HELP_TOOLTIP, Place.SESSION, key_display="?"),
     Action(
+        "view.pane",
+        "d",
+        "toggle_pane",
+        "list/detail",
+        "In a terminal under 100 columns: switch between the question list and the selected question's detail",
+        Place.SESSION,
+    ),
+    Action(
         "question.next-failing",
         "n",
         "next_failing(1)",
@@ -181,11 +189,19 @@ ACTIONS: tuple[Action, ...] = (
         key_display="/",
     ),
     Action(
+        "config.cancel",
+        "escape",
+        "cancel_evaluation",
+        "cancel",
+        "Stop the computation that is running (the side goes back to the result it shows; p asks again)",
+        Place.SESSION,
+    ),
+    Action(
         "filter.clear",
         "escape",
         "clear_filter",
         "clear filter",
-        "Show every question again (clears filter, cause, cell and search)",
+        "Show every question again (clears filter, cause, cell and search; while a computation runs, esc cancels it)",
         Place.SESSION,
         show=False,
     ),

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Callable
-from typing import ClassVar
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from textual import work
+from textual.actions import ActionParseResult
 from textual.app import App
 from textual.binding import BindingType
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
 from chunkscope.analysis.compare import compare
-from chunkscope.pipeline.evaluate import Progress
+from chunkscope.pipeline.evaluate import EvaluationCancelled
 from chunkscope.reports.casefile import case_file
 from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
@@ -34,8 +40,23 @@ KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
 """``binding-id=key;binding-id=key``: remap keys by binding id (the ``?`` screen lists the ids)."""
 
 
-class _Cancelled(Exception):
-    """A newer request replaced this evaluation."""
+@dataclass(frozen=True)
+class EvaluationJob:
+    """One run of the evaluation worker: what it computes and the token that stops it."""
+
+    number: int
+    """Increases with every job: messages of an older (cancelled) job are recognised and ignored."""
+    configs: tuple[Config, ...]
+    """Configurations to evaluate, in order."""
+    pair: tuple[Config, Config] | None
+    """A and B to compare afterwards (split view)."""
+    stop: threading.Event = field(default_factory=threading.Event, compare=False)
+    """Set to cancel: the core checks it at every progress report of the evaluation."""
+
+    @property
+    def wants(self) -> tuple[tuple[Config, ...], tuple[Config, Config] | None]:
+        """What the job computes (a request for the same leaves it running)."""
+        return self.configs, self.pair
 
 
 def parse_keymap(text: str) -> dict[str, str]:
@@ -52,6 +73,7 @@ class ChunkscopeApp(App[None]):
     COMMANDS = App.COMMANDS | {ChunkscopeCommands}
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.APP)
+    DEFAULT_MODE: ClassVar[str] = "inspect"
 
     def __init__(self, session: Session, open_compare: bool = False, sweep: SweepInput | None = None) -> None:
         super().__init__()
@@ -60,6 +82,15 @@ class ChunkscopeApp(App[None]):
         self.sweep = sweep
         """The sweep the inspector was opened on (``chunkscope sweep --inspect``): its map opens first."""
         self.compare_open = False
+        self.exiting = False
+        """Quit was asked for: keys typed after it (``qe``) must not open screens on an app shutting down."""
+        self.job: EvaluationJob | None = None
+        """The evaluation running now, if any."""
+        self._jobs = 0
+        self._worker: Worker[None] | None = None
+        # The single view is the base screen of the app's only mode, so it is there from the first frame,
+        # its list focused: keys typed while the app starts reach its bindings (not an empty screen).
+        self.add_mode(self.DEFAULT_MODE, lambda: InspectScreen(self.session))
         keymap = parse_keymap(os.environ.get(KEYMAP_VARIABLE, ""))
         if keymap:
             self.set_keymap(keymap)
@@ -72,7 +103,6 @@ class ChunkscopeApp(App[None]):
         self._gc_threshold = gc.get_threshold()
         gc.set_threshold(self._gc_threshold[0], self._gc_threshold[1], self._gc_threshold[2] * 10)
         self.install_screen(CompareScreen(self.session), name="compare")
-        self.push_screen(InspectScreen(self.session))
         if self.open_compare_at_start:
             self.action_compare()
         else:
@@ -81,7 +111,29 @@ class ChunkscopeApp(App[None]):
             self.action_sweep_map()
 
     def on_unmount(self) -> None:
+        self.cancel_job()  # the worker thread stops at its next check instead of running on after the app
         gc.set_threshold(*self._gc_threshold)
+
+    def exit(self, result: None = None, return_code: int = 0, message: RenderableType | None = None) -> None:
+        """Quit; the keys typed after quit are dropped and the running computation is cancelled."""
+        self.exiting = True
+        self.cancel_job()
+        super().exit(result, return_code, message)
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        if self.exiting:
+            return True  # handled: nothing more happens once quit was asked for
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def open_screen(self, screen: Screen[Any], callback: Callable[[Any], None] | None = None) -> None:
+        """Push ``screen`` unless the app is quitting (a request posted just before ``q``)."""
+        if not self.exiting:
+            self.push_screen(screen, callback)
 
     # -- views
 
@@ -90,6 +142,9 @@ class ChunkscopeApp(App[None]):
         if self.compare_open:
             self.compare_open = False
             self.pop_screen()
+            self.request_results()  # what only the split view needed (B, the comparison) is not wanted now
+            return
+        if self.exiting:
             return
         self.session.open_compare()
         self.compare_open = True
@@ -99,7 +154,7 @@ class ChunkscopeApp(App[None]):
     def action_help(self) -> None:
         """Every key of every screen."""
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.open_screen(HelpScreen())
 
     def action_sweep_map(self) -> None:
         """The sweep map, when the inspector was opened on a sweep."""
@@ -121,10 +176,10 @@ class ChunkscopeApp(App[None]):
             self.action_compare()
 
     def on_summary_requested(self, message: messages.SummaryRequested) -> None:
-        self.push_screen(SummaryScreen(self.session, compare=message.compare))
+        self.open_screen(SummaryScreen(self.session, compare=message.compare))
 
     def on_export_dialog_requested(self, message: messages.ExportDialogRequested) -> None:
-        self.push_screen(ExportDialog(self.session, compare=message.compare))
+        self.open_screen(ExportDialog(self.session, compare=message.compare))
 
     def on_config_form_requested(self, message: messages.ConfigFormRequested) -> None:
         """The form for one side; what it applies is requested like any configuration change."""
@@ -134,7 +189,7 @@ class ChunkscopeApp(App[None]):
             if config is not None:
                 self.post_message(messages.ConfigRequested(side, config))
 
-        self.push_screen(ConfigForm(self.session.slot(side).requested, message.title), apply)
+        self.open_screen(ConfigForm(self.session.slot(side).requested, message.title), apply)
 
     def sync_screen(self) -> None:
         """Let the current screen show the session's new state."""
@@ -148,48 +203,102 @@ class ChunkscopeApp(App[None]):
         self.request_results()
 
     def request_results(self) -> None:
-        """Start the worker for whatever the visible configurations still need."""
+        """Start the worker for whatever the visible configurations still need; a running computation
+        that is no longer what they need is cancelled (superseded)."""
         missing = self.session.missing(self.compare_open)
         pair = self.session.requested_pair() if self.compare_open else None
-        if missing or (pair is not None and not self.session.has_comparison(*pair)):
+        if pair is not None and self.session.has_comparison(*pair):
+            pair = None
+        if self.job is not None and not self._still_wanted(self.job, missing, pair):
+            self.cancel_job()
+        if (missing or pair is not None) and self.job is None and not self.exiting:
+            self._jobs += 1
+            self.job = EvaluationJob(self._jobs, missing, pair)
             self.session.progress = f"{missing[0].label}: starting" if missing else "comparing A and B"
-            self.evaluate(missing, pair)
+            self._worker = self.evaluate(self.job)
+        self.session.evaluating = self.job is not None
         self.sync_screen()
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="evaluate", description="evaluate")
-    def evaluate(self, configs: tuple[Config, ...], pair: tuple[Config, Config] | None) -> None:
-        """Evaluate ``configs`` (then compare ``pair``) off the UI thread, posting each result."""
-        worker = get_current_worker()
+    def _still_wanted(
+        self, job: EvaluationJob, missing: tuple[Config, ...], pair: tuple[Config, Config] | None
+    ) -> bool:
+        """True when everything ``job`` computes is still wanted: it runs on, and what else is wanted
+        starts when it ends (a change on the other side does not throw away a long embedding)."""
         evaluator = self.session.evaluator
+        configs_wanted = all(config in missing or evaluator.cached(config) is not None for config in job.configs)
+        return configs_wanted and (job.pair is None or job.pair == pair)
 
-        def progress(config: Config) -> Progress:
+    def cancel_job(self) -> None:
+        """Stop the running computation: its thread stops at the core's next check, its messages are ignored."""
+        job, self.job = self.job, None
+        if job is None:
+            return
+        job.stop.set()
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker = None
+        self.session.progress = ""
+        self.session.evaluating = False
+
+    def on_cancel_requested(self, message: messages.CancelRequested) -> None:
+        """esc while computing: stop, and let the sides that waited show what they showed before."""
+        if self.job is None:
+            return
+        self.cancel_job()
+        abandoned = self.session.abandon()
+        self.sync_screen()
+        names = ", ".join(config.label for config in abandoned) or "the comparison of A and B"
+        self.notify(f"Cancelled {names}. p asks for it again.", title="Cancelled", markup=False)
+
+    @work(thread=True, exit_on_error=False, group="evaluate", description="evaluate")
+    def evaluate(self, job: EvaluationJob) -> None:
+        """Evaluate the job's configurations (then compare its pair) off the UI thread, posting each result.
+
+        Cancellation is cooperative: the core asks ``job.stop`` at every progress report and raises
+        EvaluationCancelled, so an abandoned computation stops within one step instead of running on.
+        """
+        evaluator = self.session.evaluator
+        cancelled = job.stop.is_set
+
+        def progress(config: Config) -> Callable[[str, int, int], None]:
             def report(stage: str, done: int, total: int) -> None:
-                if worker.is_cancelled:
-                    raise _Cancelled
-                self.post_message(messages.EvaluationProgress(config, stage, done, total))
+                self.post_message(messages.EvaluationProgress(job.number, config, stage, done, total))
 
             return report
 
         try:
-            for config in configs:
-                result = evaluator.evaluate(config, progress(config))
-                if worker.is_cancelled:
-                    return
+            for config in job.configs:
+                result = evaluator.evaluate(config, progress(config), cancelled)
+                if cancelled():
+                    break
                 self.post_message(messages.ResultsReady(result))
-            if pair is not None:
-                self.post_message(messages.EvaluationProgress(pair[1], "comparing A and B", 0, 0))
-                comparison = compare(evaluator.evaluate(pair[0]), evaluator.evaluate(pair[1]))
-                if not worker.is_cancelled:
-                    self.post_message(messages.ComparisonReady(comparison))
-        except _Cancelled:
-            return
+            if job.pair is not None:
+                a, b = job.pair
+                self.post_message(messages.EvaluationProgress(job.number, b, "comparing A and B", 0, 0))
+                if not cancelled():
+                    comparison = compare(evaluator.evaluate(a, None, cancelled), evaluator.evaluate(b, None, cancelled))
+                    if not cancelled():
+                        self.post_message(messages.ComparisonReady(comparison))
+        except EvaluationCancelled:
+            pass
+        # Not in a finally: a failure is reported by the worker's error state (and must not be retried).
+        self.post_message(messages.EvaluationFinished(job.number))
 
     def on_evaluation_progress(self, message: messages.EvaluationProgress) -> None:
+        if self.job is None or message.job != self.job.number:
+            return  # a cancelled computation's last reports
         self.session.progress = f"{message.config.label}: {message.stage}"
         if message.total:
             self.session.progress += f" {message.done}/{message.total}"
         if isinstance(self.screen, SyncedScreen) and self.screen.ready:
             self.screen.sync_status()
+
+    def on_evaluation_finished(self, message: messages.EvaluationFinished) -> None:
+        if self.job is not None and message.job == self.job.number:
+            self.job = self._worker = None
+            self.session.progress = ""
+            self.session.evaluating = False
+            self.request_results()  # anything asked for meanwhile that this job did not include
 
     def on_results_ready(self, message: messages.ResultsReady) -> None:
         self.session.store(message.result)
@@ -207,16 +316,21 @@ class ChunkscopeApp(App[None]):
             return
         error = event.worker.error
         if event.worker.group == "evaluate":
+            if event.worker is not self._worker:
+                return  # a cancelled computation failing on its way out: nobody waits for it
             for slot in self.session.slots():
                 if slot.pending:
                     self.session.give_up(slot.requested, str(error))
+            self.job = self._worker = None
             self.session.progress = ""
+            self.session.evaluating = False
             self.sync_screen()
         self.notify(
             str(error),
             title="Could not evaluate" if event.worker.group == "evaluate" else "Error",
             severity="error",
             timeout=8,
+            markup=False,  # messages name files and extras: chunkscope[dense] is not markup
         )
 
     # -- exports
@@ -247,4 +361,4 @@ class ChunkscopeApp(App[None]):
 
     def on_export_written(self, message: messages.ExportWritten) -> None:
         what = "case file" if message.what == "case" else "report"
-        self.notify(f"wrote {what} {message.path}", title="Export")
+        self.notify(f"wrote {what} {message.path}", title="Export", markup=False)

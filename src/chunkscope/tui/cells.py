@@ -329,6 +329,22 @@ def truncate_start(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     return ellipsis + text[len(text) - keep :]
 
 
+def truncate_middle(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut to at most ``width`` cells by removing its middle: both ends stay (a path keeps its
+    root and its file name), the start taking the extra cell of an odd room."""
+    if cell_len(text) <= width:
+        return text
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ""
+    widths = cell_widths(text)
+    head_room = room - room // 2
+    head = int(np.searchsorted(np.cumsum(widths), head_room, side="right"))
+    tail_room = room - int(widths[:head].sum())
+    tail = int(np.searchsorted(np.cumsum(widths[::-1]), tail_room, side="right"))
+    return text[:head] + ellipsis + text[len(text) - tail :]
+
+
 def pad(text: str, width: int) -> str:
     """``text`` padded with spaces (or truncated) to exactly ``width`` cells."""
     text = truncate(text, width)

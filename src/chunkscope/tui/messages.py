@@ -51,11 +51,17 @@ class ExportDialogRequested(Message):
         self.compare = compare
 
 
+class CancelRequested(Message):
+    """A screen asks the app to stop the computation that is running."""
+
+
 class EvaluationProgress(Message):
     """The worker reached a stage of evaluating ``config`` (newer progress replaces older in the queue)."""
 
-    def __init__(self, config: Config, stage: str, done: int, total: int) -> None:
+    def __init__(self, job: int, config: Config, stage: str, done: int, total: int) -> None:
         super().__init__()
+        self.job = job
+        """The computation that reports (progress of a cancelled one is ignored)."""
         self.config = config
         self.stage = stage
         self.done = done
@@ -63,6 +69,14 @@ class EvaluationProgress(Message):
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, EvaluationProgress)
+
+
+class EvaluationFinished(Message):
+    """The worker's job ended: done, cancelled or failed (a failure also comes as a worker error)."""
+
+    def __init__(self, job: int) -> None:
+        super().__init__()
+        self.job = job
 
 
 class ResultsReady(Message):

@@ -7,11 +7,15 @@ request message upward, so they never import the screens they open.
 
 from __future__ import annotations
 
+import time
 from typing import ClassVar, Unpack
 
+from rich.text import Text
+from textual import events
 from textual.binding import BindingType
+from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
@@ -26,19 +30,56 @@ from chunkscope.tui.state.filters import FilterChanges, ViewName, filter_cycle
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side
-from chunkscope.tui.state.stepping import cycle, step_through
+from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 
+NARROW_BELOW = 100
+"""Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
+BURST_GAP = 0.04
+"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
+wait for a pause this long."""
+BURST_STALE = 0.2
+"""During a burst the detail panes are still filled when they are older than this (seconds)."""
 
-def waiting_text(session: Session) -> str:
+
+def waiting_text(session: Session) -> Text:
     """What the detail pane says when no question is shown: why, and what to do."""
     failed = next((slot for slot in session.slots() if slot.error is not None), None)
     if failed is not None:
-        return f"Could not evaluate {failed.requested.label}: {failed.error}. Press e to change the configuration."
+        return Text(
+            f"Could not evaluate {failed.requested.label}: {failed.error}. Press e to change the configuration."
+        )
     if session.a.shown is None:
-        return f"Evaluating {session.a.requested.label}…"
-    return "No question matches the filter (esc shows all)."
+        return Text(f"Evaluating {session.a.requested.label}… (esc cancels)")
+    return Text("No question matches the filter (esc shows all).")
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``12th``, ``13th``, ``21st``, ``112th``."""
+    if number % 100 in (11, 12, 13):
+        return f"{number}th"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
+
+
+def fill_panel(panel: Static, text: Text, most: int) -> None:
+    """Show ``text`` in a panel as tall as its wrapped lines (at most ``most``), so the end of a long reason
+    (``cut at 800``) is never cut off. The screen is laid out again only when that height changes: a
+    layout of the whole screen on every step costs tens of milliseconds on a large question set."""
+    panel.update(text, layout=False)
+    width = panel.content_size.width
+    if width <= 0:
+        return  # hidden (the narrow layout's list is shown): filled again when it shows
+    height = max(1, min(most, len(text.wrap(panel.app.console, width))))
+    if panel.styles.height is None or panel.styles.height.value != height:
+        panel.styles.height = height
+
+
+def search_box(placeholder: str, id: str) -> Input:
+    """The search box, hidden until ``/`` (hidden from the start, so it never takes the first keys)."""
+    box = Input(placeholder=placeholder, id=id)
+    box.display = False
+    return box
 
 
 class SessionScreen(SyncedScreen):
@@ -49,8 +90,33 @@ class SessionScreen(SyncedScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.SESSION)
 
+    AUTO_FOCUS = "QuestionList"
+    """Keys typed while the screen appears go to the list's bindings, never into the hidden search box."""
+
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
+    _detail_due = False
+    """The detail panes are to be filled (a callback is queued)."""
+    _fill_timer: Timer | None = None
+    """Fills the detail panes when a burst of keys pauses."""
+    _key_typed_at = 0.0
+    """When the last key reached this screen was typed (``time.monotonic``, the event's time)."""
+    _in_burst = False
+    """That key came less than BURST_GAP after the one before."""
+    _filled_at = 0.0
+    """When the detail panes were last filled (``time.monotonic``)."""
+    _fill_seconds = 0.0
+    """How long filling them took."""
+    _detail_key: tuple[object, ...] | None = None
+    """What the detail panes show (question and configurations): unchanged, they are not filled again."""
+    refocus_document = False
+    """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
+    _early_steps: tuple[int, ...] = ()
+    """n / N pressed before the first results were listed, applied when they are."""
+    _footer_evaluating = False
+    """Whether the footer's bindings were last refreshed while a computation ran."""
+    chunk_note = ""
+    """The chunk the ranked chunks' cursor is on, for the status line (its id: production ids matter)."""
 
     # -- what subclasses provide
 
@@ -78,7 +144,69 @@ class SessionScreen(SyncedScreen):
         """Rows that n / N stop at."""
         return row.failing
 
-    # -- the list
+    def new_question_list(self, id: str) -> QuestionList:
+        """The question list, telling this screen at once when the user moves its cursor."""
+        return QuestionList(on_move=self.list_moved, id=id)
+
+    # -- layout
+
+    @property
+    def narrow(self) -> bool:
+        """The list and the detail take turns (the terminal is narrower than NARROW_BELOW columns)."""
+        return self.has_class("-narrow")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.apply_width(event.size.width)
+        self.refill_detail()  # the question panel's lines wrap anew at the new width
+
+    def apply_width(self, width: int) -> None:
+        """Switch between side-by-side panes and the narrow layout (list or detail) for ``width`` columns."""
+        narrow = width < NARROW_BELOW
+        if narrow == self.narrow:
+            return
+        self.set_class(narrow, "-narrow")
+        if not narrow:
+            self.remove_class("-detail")
+            self.refill_detail(refocus=True)  # the detail shows again
+        self.refresh_bindings()
+
+    def action_toggle_pane(self) -> None:
+        """In the narrow layout: show the detail instead of the list, or the list again."""
+        showing_detail = not self.has_class("-detail")
+        self.set_class(showing_detail, "-detail")
+        if showing_detail:
+            self.focus_detail()
+            self.refill_detail(refocus=True)  # laid out at the width it gets now
+        else:
+            self.question_list.focus()
+        self.sync_status()
+
+    def refill_detail(self, refocus: bool = False) -> None:
+        """Fill the detail panes again once laid out at their new width (after the next refresh);
+        ``refocus``: they were hidden, so the document scrolls to the gold as for a new question."""
+        self._detail_key = None
+        self.refocus_document = self.refocus_document or refocus
+        self._detail_due = True
+        self.call_after_refresh(self._show_selection)
+
+    def focus_detail(self) -> None:
+        """Focus the first pane of the detail (the ranked chunks)."""
+        raise NotImplementedError
+
+    def sync_bindings(self) -> None:
+        """Let the footer show esc (cancel) exactly while a computation runs."""
+        if self.session.evaluating != self._footer_evaluating:
+            self._footer_evaluating = self.session.evaluating
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "toggle_pane":
+            return self.narrow
+        if action == "cancel_evaluation":
+            return self.session.evaluating
+        return True
+
+    # -- the list and the selection (the session's selected_id is the model; the list follows it)
 
     def refresh_list(self) -> None:
         """Rebuild the question list from the session's rows and the view's filter."""
@@ -88,7 +216,9 @@ class SessionScreen(SyncedScreen):
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
         rows = self.session.visible_rows(self.VIEW)
-        self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        if row is not None:
+            self.session.selected_id = row.question.id
         total = len(all_rows)
         view = self.session.views[self.VIEW]
         described = view.filter.describe()
@@ -97,12 +227,81 @@ class SessionScreen(SyncedScreen):
         pane = self.question_list.parent
         if isinstance(pane, Widget):
             pane.border_title = f"Questions {len(rows)}/{total} · {described}"
-        if not rows:
+        if rows and self._early_steps:
+            steps, self._early_steps = self._early_steps, ()
+            for step in steps:
+                self.action_next_failing(step)
+        self.sync_status()
+        if rows:
+            self.schedule_detail()
+        else:
             self.show_detail(None)
 
-    def on_question_list_highlighted(self, message: QuestionList.Highlighted) -> None:
-        self.session.selected_id = message.row.question.id
-        self.show_detail(message.row)
+    def list_moved(self, row: QuestionRow) -> None:
+        """The user moved the list's cursor (keys, mouse): that row is the selection now."""
+        self.session.selected_id = row.question.id
+        self.selection_changed()
+
+    def on_key(self, event: events.Key) -> None:
+        # When the keys were typed (not when they are handled): a burst is keys typed close together.
+        self._in_burst = event.time - self._key_typed_at < BURST_GAP
+        self._key_typed_at = event.time
+
+    def selection_changed(self) -> None:
+        """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
+        self.chunk_note = ""
+        self.sync_status()
+        self.schedule_detail(self._in_burst)
+
+    def schedule_detail(self, burst: bool = False) -> None:
+        """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
+        less than BURST_GAP apart), once they pause and at least every BURST_STALE.
+
+        Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
+        cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
+        not make every press wait behind panes nobody will see: they catch up with the last one.
+        """
+        # The panes may fall behind for BURST_STALE, or longer when filling them is slow: in a burst they
+        # take at most about a quarter of the time, the rest is left to the keys.
+        stale_after = max(BURST_STALE, 4 * self._fill_seconds)
+        if burst and time.monotonic() - self._filled_at < stale_after:
+            if self._fill_timer is not None:
+                self._fill_timer.stop()
+            self._fill_timer = self.set_timer(BURST_GAP, self._show_selection)
+            return
+        if not self._detail_due:
+            self._detail_due = True
+            self.call_later(self._show_selection)
+
+    @property
+    def detail_pending(self) -> bool:
+        """The detail panes are still to be filled for the current selection."""
+        return self._detail_due or self._fill_timer is not None
+
+    def _show_selection(self) -> None:
+        self._detail_due = False
+        if self._fill_timer is not None:
+            self._fill_timer.stop()
+            self._fill_timer = None
+        if self.is_mounted:
+            started = time.monotonic()
+            self.show_detail(self.session.selected_row(self.VIEW))
+            self.refocus_document = False
+            self._filled_at = time.monotonic()
+            self._fill_seconds = self._filled_at - started
+
+    def where_text(self) -> str:
+        """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
+        session = self.session
+        index = session.position(self.VIEW, session.selected_id)
+        if index is None or session.selected_id is None:
+            return ""
+        where = f"{session.selected_id} · {ordinal(index + 1)} of {len(session.visible_rows(self.VIEW))}"
+        if self.chunk_note:
+            where += f" · {self.chunk_note}"
+        if self.narrow:
+            where += " · d shows the list" if self.has_class("-detail") else " · d shows the detail"
+        return where
 
     def show_detail(self, row: QuestionRow | None) -> None:
         """Show the selected question in the detail panes (None: nothing selected)."""
@@ -114,13 +313,18 @@ class SessionScreen(SyncedScreen):
         """Show one document with the chunks of ``config`` and ``result``'s marks in ``view``."""
         question = self.session.question(result.question_id)
         document = self.session.dataset.corpus.by_id[doc_id]
+        if focus is None and self.refocus_document:
+            focus = next((span.start for span in question.gold_spans if span.doc == doc_id), None)
         view.show(document, self.session.document_chunks(config, doc_id), result, question, focus)
 
     def follow_chunk(self, view: DocumentView, config: Config, result: QuestionResult, chunk: Chunk) -> None:
-        """Let the document view follow a chunk chosen in the ranked chunks (switching document if needed)."""
+        """Let the document view follow a chunk chosen in the ranked chunks (switching document if needed);
+        the status line names the chunk by its id (a production chunk's own id, with --chunks)."""
         if view.document is None or view.document.id != chunk.doc:
             self.show_document(view, config, result, chunk.doc, chunk.start)
         view.highlight_chunk(chunk)
+        self.chunk_note = f"chunk {chunk.id}"
+        self.sync_status()
 
     # -- filters and search
 
@@ -173,14 +377,26 @@ class SessionScreen(SyncedScreen):
         if self.focused is None or isinstance(self.focused, Input):
             self.question_list.focus()
 
+    def action_cancel_evaluation(self) -> None:
+        """Ask the app to stop the computation that is running (esc does this while one runs)."""
+        self.app.post_message(messages.CancelRequested())  # straight to the app: no hop through the screen
+
     def action_next_failing(self, step: int) -> None:
-        """Select the next (1) or previous (-1) failing question of the list; focus stays where it is."""
-        question_list = self.question_list
-        row = step_through(question_list.rows, self.session.selected_id, step, self.wanted_for_next)
+        """Select the next (1) or previous (-1) failing question of the list; focus stays where it is.
+
+        Steps from the session's selection, so every press moves exactly one question however fast
+        the keys come; before the first results are listed the presses wait for them.
+        """
+        session = self.session
+        if not self.question_list.rows and session.a.shown is None and session.a.error is None:
+            self._early_steps = (*self._early_steps, step)
+            return
+        row = session.step_selection(self.VIEW, step, self.wanted_for_next)
         if row is None:
             self.notify("No failing question in this list.", severity="warning")
             return
-        question_list.select(row.question.id)
+        self.question_list.select(row.question.id, session.position(self.VIEW, row.question.id))
+        self.selection_changed()
 
     def action_gold(self) -> None:
         """Open the gold integrity list; choosing a finding selects its question."""
@@ -194,9 +410,13 @@ class SessionScreen(SyncedScreen):
 
     def go_to_question(self, question_id: str) -> None:
         """Select a question, clearing the filter when it hides the question."""
-        if not self.question_list.select(question_id):
-            self.session.selected_id = question_id
+        self.session.selected_id = question_id
+        index = self.session.position(self.VIEW, question_id)
+        if index is None:
             self.action_clear_filter()
+            return
+        self.question_list.select(question_id, index)
+        self.selection_changed()
 
     # -- configuration
 
@@ -207,9 +427,9 @@ class SessionScreen(SyncedScreen):
         try:
             config = config_step(name, step, self.session.remembered_specs)(current)
         except (StepError, ChunkscopeError, ValueError) as error:
-            self.notify(str(error), title="Configuration", severity="warning")
+            self.notify(str(error), title="Configuration", severity="warning", markup=False)
             return
-        self.post_message(messages.ConfigRequested(side, config))
+        self.app.post_message(messages.ConfigRequested(side, config))
 
     def action_previous_config(self) -> None:
         """Back to the configuration before the last change."""
@@ -217,7 +437,7 @@ class SessionScreen(SyncedScreen):
         if slot.previous is None:
             self.notify("No earlier configuration yet.", severity="warning")
             return
-        self.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
+        self.app.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
 
     def action_edit_config(self) -> None:
         """Ask the app for the configuration form of the side being edited."""

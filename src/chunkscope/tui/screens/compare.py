@@ -8,19 +8,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import ConfigResult, QuestionResult
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.screens.base import SessionScreen, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
 from chunkscope.tui.state.rows import QuestionRow, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
-from chunkscope.tui.widgets.question_list import QuestionList, move_mark
+from chunkscope.tui.widgets.question_list import move_mark
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
 
@@ -30,7 +30,7 @@ SIDES: tuple[Side, Side] = ("a", "b")
 def side_line(name: str, result: QuestionResult, shown: ConfigResult) -> Text:
     """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view."""
     status = status_of(result)
-    text = Text(no_wrap=True, overflow="ellipsis")
+    text = Text()  # wraps: the reason's end (``cut at 800``) is the point
     text.append(f"{name} {status.glyph} {status.word}", style="bold")
     text.append(f" · rank {result.first_correct_rank or '–'} · {failure_detail(result, shown.config)}")
     return text
@@ -68,7 +68,6 @@ class CompareScreen(SessionScreen):
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="compare")
         self.side: Side = "b"
-        self._detail_key: tuple[object, ...] | None = None
         self._syncing_ranked = False
 
     @property
@@ -79,8 +78,8 @@ class CompareScreen(SessionScreen):
         yield ConfigBar(id="compare-config")
         with Horizontal(id="compare-body"):
             with Vertical(id="compare-questions"):
-                yield Input(placeholder="search: id or query text", id="compare-search")
-                yield QuestionList(id="compare-list")
+                yield search_box("search: id or query text", "compare-search")
+                yield self.new_question_list("compare-list")
             with Vertical(id="compare-detail"):
                 yield Static(id="compare-question")
                 with Horizontal(id="compare-ranked"):
@@ -93,11 +92,13 @@ class CompareScreen(SessionScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#compare-search", Input).display = False
-        self.query_one(QuestionList).focus()
+        self.apply_width(self.app.size.width)
         ranked_a, ranked_b = self._ranked("a"), self._ranked("b")
         self.watch(ranked_a, "scroll_y", lambda y: self._follow(ranked_b, y), init=False)
         self.watch(ranked_b, "scroll_y", lambda y: self._follow(ranked_a, y), init=False)
+
+    def focus_detail(self) -> None:
+        self._ranked(self.side).focus()
 
     def _ranked(self, side: Side) -> RankedChunksView:
         return self.query_one(f"#compare-ranked-{side}", RankedChunksView)
@@ -132,26 +133,24 @@ class CompareScreen(SessionScreen):
         busy = any(slot.pending for slot in session.slots()) or (
             session.shown_pair() is not None and session.comparison() is None
         )
-        bar.show_progress(session.progress if busy else None)
-        question_list = self.query_one(QuestionList)
-        row = question_list.current
+        bar.show_progress(session.progress if busy and session.evaluating else None)
         legend = "R recovered · L newly lost · ▲ better · ▼ worse · = same"
-        where = f"{row.question.id} · {question_list.cursor + 1} of {len(question_list.rows)} · " if row else ""
-        bar.show_where(f"{where}{legend} · keys change {self.side.upper()} (t switches)")
+        where = self.where_text()
+        bar.show_where(f"{where + ' · ' if where else ''}keys change {self.side.upper()} (t switches) · {legend}")
+        self.sync_bindings()
 
     def show_detail(self, row: QuestionRow | None) -> None:
         a, b = self._slots()
         panel = self.query_one("#compare-question", Static)
         if row is None or a.shown is None:
             self._detail_key = None
-            panel.update(waiting_text(self.session), layout=False)
+            fill_panel(panel, waiting_text(self.session), 6)
             return
-        self.sync_status()
         key = (row.question.id, a.shown.config, b.shown.config if b.shown else None, row.move is not None)
         if key == self._detail_key:
             return
         self._detail_key = key
-        panel.update(compare_question_text(row, a.shown, b.shown), layout=False)
+        fill_panel(panel, compare_question_text(row, a.shown, b.shown), 6)
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
         for side, shown in sides:
@@ -184,7 +183,7 @@ class CompareScreen(SessionScreen):
     def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
         """The document on the same side follows the chunk."""
         side: Side = "b" if message.control.id == "compare-ranked-b" else "a"
-        row = self.query_one(QuestionList).current
+        row = self.session.selected_row(self.VIEW)
         shown = self.session.slot(side).shown
         result = None if row is None else (row.result if side == "a" else row.result_b)
         if shown is not None and result is not None:
@@ -200,5 +199,5 @@ class CompareScreen(SessionScreen):
     def action_swap(self) -> None:
         """Exchange A and B."""
         a, b = self._slots()
-        self.post_message(messages.ConfigRequested("a", b.requested))
-        self.post_message(messages.ConfigRequested("b", a.requested))
+        self.app.post_message(messages.ConfigRequested("a", b.requested))
+        self.app.post_message(messages.ConfigRequested("b", a.requested))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Grid, Horizontal, Vertical
@@ -101,7 +102,7 @@ class ConfigForm(ModalScreen[Config | None]):
 
     def _show_message(self, message: str) -> None:
         widget = self.query_one("#config-form-message", Static)
-        widget.update(message)
+        widget.update(Text(message))  # plain text: an install hint names chunkscope[dense], which is not markup
         widget.set_class(bool(message), "-error")
 
     def on_input_changed(self, message: Input.Changed) -> None:

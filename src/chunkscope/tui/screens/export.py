@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -97,8 +98,8 @@ class ExportDialog(ModalScreen[None]):
         path = self.query_one(f"#export-{what}-path", Input).value.strip()
         problem = export_problem(self.session, path)
         if problem is not None:
-            self.query_one("#export-message", Static).update(problem)
-            self.notify(problem, title="Export refused", severity="error")
+            self.query_one("#export-message", Static).update(Text(problem))
+            self.notify(problem, title="Export refused", severity="error", markup=False)
             return
         self.app.post_message(messages.ExportRequested(what, path, self.compare))
         self.dismiss(None)

@@ -8,19 +8,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import Config
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.anatomy import AnatomyScreen, explainer_for
-from chunkscope.tui.screens.base import SessionScreen, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
-from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
 
@@ -46,14 +45,13 @@ class InspectScreen(SessionScreen):
 
     def __init__(self, session: Session) -> None:
         super().__init__(session, id="inspect")
-        self._detail_key: tuple[object, ...] | None = None
 
     def compose(self) -> ComposeResult:
         yield ConfigBar(id="inspect-config")
         with Horizontal(id="inspect-body"):
             with Vertical(id="inspect-questions"):
-                yield Input(placeholder="search: id or query text (enter keeps it, esc clears)", id="inspect-search")
-                yield QuestionList(id="inspect-list")
+                yield search_box("search: id or query text (enter keeps it, esc clears)", "inspect-search")
+                yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
                 yield Static(id="inspect-question")
                 yield RankedChunksView(id="inspect-ranked")
@@ -62,8 +60,10 @@ class InspectScreen(SessionScreen):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#inspect-search", Input).display = False
-        self.query_one(QuestionList).focus()
+        self.apply_width(self.app.size.width)
+
+    def focus_detail(self) -> None:
+        self.query_one(RankedChunksView).focus()
 
     def sync_session(self) -> None:
         session = self.session
@@ -77,34 +77,31 @@ class InspectScreen(SessionScreen):
 
     def sync_status(self) -> None:
         bar = self.query_one(StatusBar)
-        bar.show_progress(self.session.progress if self.session.a.pending else None)
-        question_list = self.query_one(QuestionList)
-        row = question_list.current
-        where = f"{row.question.id} · {question_list.cursor + 1} of {len(question_list.rows)} listed" if row else ""
-        bar.show_where(where)
+        bar.show_progress(self.session.progress if self.session.evaluating else None)
+        bar.show_where(self.where_text())
+        self.sync_bindings()
 
     def show_detail(self, row: QuestionRow | None) -> None:
         shown = self.session.a.shown
         question_panel = self.query_one("#inspect-question", Static)
         if row is None or shown is None:
             self._detail_key = None
-            question_panel.update(waiting_text(self.session), layout=False)
+            fill_panel(question_panel, waiting_text(self.session), 4)
             return
         key = (row.question.id, shown.config)
-        self.sync_status()
         if key == self._detail_key:
             return
         self._detail_key = key
         config = shown.config
         # the shown result, not row.result: a row highlighted before new results came in is from the old ones
         result = shown.questions[row.index]
-        question_panel.update(question_line(row, config), layout=False)
+        fill_panel(question_panel, question_line(row, config), 4)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 
     def action_anatomy(self) -> None:
         """Open the score anatomy of the selected question under the shown configuration."""
-        row = self.query_one(QuestionList).current
+        row = self.session.selected_row(self.VIEW)
         shown = self.session.a.shown
         if row is None or shown is None:
             self.notify("Nothing to explain yet: the evaluation is still running.", severity="warning")
@@ -117,7 +114,8 @@ class InspectScreen(SessionScreen):
         self.app.push_screen(AnatomyScreen(explanation))
 
     def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
-        row = self.query_one(QuestionList).current
+        row = self.session.selected_row(self.VIEW)
         shown = self.session.a.shown
         if row is not None and shown is not None:
-            self.follow_chunk(self.query_one(DocumentView), shown.config, row.result, message.chunk)
+            result = shown.questions[row.index]
+            self.follow_chunk(self.query_one(DocumentView), shown.config, result, message.chunk)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from chunkscope.chunkers import parse_chunker
-from chunkscope.errors import SpecError
+from chunkscope.errors import ChunkscopeError, MissingExtraError
 from chunkscope.pipeline.config import make_config
 from chunkscope.results import Config, Overflow
 from chunkscope.retrievers import parse_retriever
@@ -108,18 +108,29 @@ def cycle_overlap(config: Config) -> Config:
     return _with_chunker(config, replace(chunker.instance, overlap=larger[0] if larger else 0))
 
 
-def _defaults_parse(kind: StrategyKind, name: str) -> bool:
+def _default_problem(kind: StrategyKind, name: str) -> Exception | None:
+    """Why strategy ``name`` does not work with default parameters (None: it does).
+
+    A missing optional extra (``dense`` without ``chunkscope[dense]``) is such a reason, like a
+    required parameter: the c / r cycles skip the strategy instead of failing on every press.
+    """
     parse = parse_chunker if kind == "chunker" else parse_retriever
     try:
         parse(name)
-    except (SpecError, ValueError, TypeError):
-        return False
-    return True
+    except (ChunkscopeError, ValueError, TypeError) as error:
+        return error
+    return None
 
 
 def cyclable_names(kind: StrategyKind) -> tuple[str, ...]:
     """Registered strategies of ``kind`` that work with default parameters (the ones c / r cycle through)."""
-    return tuple(name for name in registry(kind).names if _defaults_parse(kind, name))
+    return tuple(name for name in registry(kind).names if _default_problem(kind, name) is None)
+
+
+def missing_extras(kind: StrategyKind) -> tuple[MissingExtraError, ...]:
+    """Why registered strategies of ``kind`` are left out of the cycle for want of an optional extra."""
+    problems = (_default_problem(kind, name) for name in registry(kind).names)
+    return tuple(problem for problem in problems if isinstance(problem, MissingExtraError))
 
 
 def spec_name(spec: str) -> str:
@@ -136,6 +147,10 @@ def cycle_strategy(config: Config, kind: StrategyKind, step: int, remembered: di
     # A strategy that needs parameters (a python: plugin) joins the cycle once it has been used.
     names = tuple(sorted({*cyclable_names(kind), *used}))
     name = cycle(names, spec_name(current), step)
+    if name == spec_name(current):
+        missing = missing_extras(kind)
+        why = f" ({'; '.join(str(error) for error in missing)})" if missing else ""
+        raise StepError(f"{name} is the only {kind} available{why}")
     spec = remembered.get(f"{kind} {name}", name)
     if kind == "chunker":
         return make_config(

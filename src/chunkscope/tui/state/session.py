@@ -3,7 +3,8 @@ the selection and the comparisons and rows computed so far."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Unpack
 
@@ -20,6 +21,19 @@ from chunkscope.tui.state.export_paths import is_input_path
 from chunkscope.tui.state.filters import FilterChanges, RowFilter, ViewName, ViewState
 from chunkscope.tui.state.rows import QuestionRow, build_rows
 from chunkscope.tui.state.slots import Side, Slot
+from chunkscope.tui.state.stepping import step_through
+
+
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """The rows a view lists, for the rows and filter they were computed from."""
+
+    source: tuple[QuestionRow, ...]
+    filter: RowFilter
+    kept: str | None
+    rows: tuple[QuestionRow, ...]
+    positions: dict[str, int]
+    """Question id -> index in ``rows``."""
 
 
 class Session:
@@ -35,11 +49,15 @@ class Session:
         self.selected_id: str | None = self.questions[0].id if self.questions else None
         self.progress = ""
         """What the evaluation worker is doing, e.g. ``fixed:size=300/bm25: ranking``."""
+        self.evaluating = False
+        """A computation (evaluations, the comparison) is running: esc cancels it."""
         self.remembered_specs: dict[str, str] = {}
         """Last spec used per strategy kind and name (``"chunker fixed"``), so cycling back restores its parameters."""
         self._comparisons: dict[tuple[Config, Config], Comparison] = {}
         self._rows: dict[tuple[Config, Config | None, bool], tuple[QuestionRow, ...]] = {}
         self._document_chunks = DocumentChunks(self.evaluator)
+        self._visible: dict[ViewName, _Listing] = {}
+        """Per view, the rows it listed last and the filter they were listed under (reused while unchanged)."""
         self.question_index: dict[str, int] = {q.id: i for i, q in enumerate(self.questions)}
         self._gold_check: GoldCheck | None = None
         """Question id -> position in the question set."""
@@ -87,6 +105,20 @@ class Session:
                 else:
                     slot.requested = slot.shown.config
                     slot.previous = None
+
+    def abandon(self) -> tuple[Config, ...]:
+        """Stop waiting for the configurations still being computed (cancelled): each side asking for one
+        goes back to the result it shows, and ``p`` asks for the abandoned one again. Returns them."""
+        abandoned: list[Config] = []
+        for slot in self.slots():
+            if not slot.pending:
+                continue
+            abandoned.append(slot.requested)
+            if slot.shown is None:
+                slot.error = "cancelled"
+            else:
+                slot.previous, slot.requested = slot.requested, slot.shown.config
+        return tuple(dict.fromkeys(abandoned))
 
     def missing(self, compare: bool) -> tuple[Config, ...]:
         """Requested configurations without a result, A first (B only in the split view)."""
@@ -151,8 +183,41 @@ class Session:
 
     def visible_rows(self, view: ViewName) -> tuple[QuestionRow, ...]:
         """The rows the view's filter accepts, plus the kept question."""
+        return self._listing(view).rows
+
+    def _listing(self, view: ViewName) -> _Listing:
         state = self.views[view]
-        return tuple(row for row in self.rows(view == "compare") if state.lists(row))
+        rows = self.rows(view == "compare")
+        listing = self._visible.get(view)
+        if (
+            listing is None
+            or listing.source is not rows
+            or listing.filter != state.filter
+            or listing.kept != state.kept
+        ):
+            visible = tuple(row for row in rows if state.lists(row))
+            positions = {row.question.id: index for index, row in enumerate(visible)}
+            listing = _Listing(rows, state.filter, state.kept, visible, positions)
+            self._visible[view] = listing
+        return listing
+
+    def position(self, view: ViewName, question_id: str | None) -> int | None:
+        """Where ``question_id`` is in the view's list (0-based); None when the view does not list it."""
+        return None if question_id is None else self._listing(view).positions.get(question_id)
+
+    def selected_row(self, view: ViewName) -> QuestionRow | None:
+        """The selected question's row in the view's list (None when not listed)."""
+        index = self.position(view, self.selected_id)
+        return None if index is None else self._listing(view).rows[index]
+
+    def step_selection(self, view: ViewName, step: int, wanted: Callable[[QuestionRow], bool]) -> QuestionRow | None:
+        """Select the next (``step`` 1) or previous (-1) row of the view's list that ``wanted`` accepts,
+        counting from the selection (wrapping around); returns it, or None (the selection stays)."""
+        listing = self._listing(view)
+        row = step_through(listing.rows, self.position(view, self.selected_id), step, wanted)
+        if row is not None:
+            self.selected_id = row.question.id
+        return row
 
     def set_filter(self, view: ViewName, **changes: Unpack[FilterChanges]) -> RowFilter:
         """Change parts of a view's filter (which ends keeping a filtered-out question) and return it."""

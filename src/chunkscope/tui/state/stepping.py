@@ -15,13 +15,13 @@ def cycle(values: Sequence[str], current: str, step: int) -> str:
 
 
 def step_through(
-    rows: Sequence[QuestionRow], current_id: str | None, step: int, wanted: Callable[[QuestionRow], bool]
+    rows: Sequence[QuestionRow], current: int | None, step: int, wanted: Callable[[QuestionRow], bool]
 ) -> QuestionRow | None:
-    """The next row after (``step`` 1) or before (-1) ``current_id`` that ``wanted`` accepts, wrapping around."""
+    """The next row after (``step`` 1) or before (-1) position ``current`` that ``wanted`` accepts, wrapping
+    around; from the start (or the end, stepping back) when ``current`` is None."""
     if not rows:
         return None
-    ids = [row.question.id for row in rows]
-    start = ids.index(current_id) if current_id in ids else (-1 if step > 0 else 0)
+    start = current if current is not None else (-1 if step > 0 else 0)
     for offset in range(1, len(rows) + 1):
         row = rows[(start + step * offset) % len(rows)]
         if wanted(row):

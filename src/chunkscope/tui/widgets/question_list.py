@@ -6,17 +6,17 @@ tuple swap. Widths are terminal cells (Japanese queries take two cells per chara
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -30,6 +30,8 @@ ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4
 """Cells of the state column, widened to the longest state shown (``pieces``)."""
 CAUSE_WIDTH = 13
+QUERY_ROOM = 16
+"""Cells the query keeps at least before the cause column is shown."""
 
 STATUS_CLASSES = {
     Status.PIECES: "question-list--pieces",
@@ -79,23 +81,20 @@ class QuestionList(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.LIST)
 
-    class Highlighted(Message):
-        """The cursor moved to a question (by key, mouse or a new list)."""
-
-        def __init__(self, question_list: QuestionList, row: QuestionRow) -> None:
-            super().__init__()
-            self.question_list = question_list
-            self.row = row
-
-        @property
-        def control(self) -> QuestionList:
-            return self.question_list
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        on_move: Callable[[QuestionRow], None] | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.rows: tuple[QuestionRow, ...] = ()
         self.cursor = -1
         self.compare = False
+        self.on_move = on_move
+        """Called with the new row when the user moves the cursor (keys, mouse), in the same turn: the
+        selection model must follow a key before the next key is handled, which a message would not."""
         self._id_width = 4
         self._state_width = STATE_WIDTH
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
@@ -106,61 +105,82 @@ class QuestionList(ScrollView, can_focus=True):
         """The row under the cursor."""
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
-    def show(self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False) -> None:
-        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them)."""
+    def show(self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False) -> QuestionRow | None:
+        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them).
+
+        Returns the row under the cursor; the caller owns the selection, so nothing is announced.
+        """
         self.rows = tuple(rows)
         self.compare = compare
         self._strips.clear()
-        self._id_width = min(ID_WIDTH_LIMIT, max((len(r.question.id) for r in self.rows), default=4))
+        self._id_width = min(ID_WIDTH_LIMIT, max((cell_len(r.question.id) for r in self.rows), default=4))
         states = [row.state for row in self.rows]
         if compare:
             states += [state_of(row.result_b) for row in self.rows if row.result_b is not None]
-        self._state_width = max([STATE_WIDTH, *(len(state) for state in states)])
-        ids = [row.question.id for row in self.rows]
+        self._state_width = max([STATE_WIDTH, *(cell_len(state) for state in states)])
         self.virtual_size = Size(self.size.width, len(self.rows))
         self.refresh()
-        self._set_cursor(ids.index(selected_id) if selected_id in ids else 0)
+        self.cursor = -1
+        index = next((i for i, row in enumerate(self.rows) if row.question.id == selected_id), 0)
+        self._place_cursor(index)
+        return self.current
 
-    def select(self, question_id: str) -> bool:
-        """Move the cursor to a question; False when the list does not show it."""
-        for index, row in enumerate(self.rows):
-            if row.question.id == question_id:
-                self._set_cursor(index)
-                return True
-        return False
+    def select(self, question_id: str, index: int | None = None) -> bool:
+        """Move the cursor to a question (at ``index`` when the caller knows it); False when not listed.
 
-    def _set_cursor(self, index: int) -> None:
+        Nothing is announced: the caller changed the selection and the list follows it.
+        """
+        if index is None or not 0 <= index < len(self.rows) or self.rows[index].question.id != question_id:
+            index = next((i for i, row in enumerate(self.rows) if row.question.id == question_id), None)
+        if index is None:
+            return False
+        self._place_cursor(index)
+        return True
+
+    def _place_cursor(self, index: int) -> None:
         if not self.rows:
             self.cursor = -1
             self.refresh()
             return
         index = max(0, min(index, len(self.rows) - 1))
-        self.cursor = index
-        self.refresh()
+        if index != self.cursor:
+            # Only the old and the new cursor row change (a scroll below redraws the rest).
+            if self.cursor >= 0:
+                self.refresh_line(self.cursor)
+            self.cursor = index
+            self.refresh_line(index)
         self.scroll_to_region(Region(0, index, 1, 1), animate=False, immediate=True)
-        self.post_message(self.Highlighted(self, self.rows[index]))
+
+    def _move_cursor(self, index: int) -> None:
+        """A move by the user: place the cursor and tell the owner of the selection at once."""
+        if not self.rows:
+            return
+        self._place_cursor(index)
+        row = self.current
+        if row is not None and self.on_move is not None:
+            self.on_move(row)
 
     def action_move(self, step: int) -> None:
         """Cursor up or down by ``step`` rows."""
         if self.rows:
-            self._set_cursor(self.cursor + step)
+            self._move_cursor(self.cursor + step)
 
     def action_page(self, direction: int) -> None:
         """Cursor one page up or down."""
         if self.rows:
-            self._set_cursor(self.cursor + direction * max(1, self.scrollable_content_region.height - 1))
+            self._move_cursor(self.cursor + direction * max(1, self.scrollable_content_region.height - 1))
 
     def action_jump(self, index: int) -> None:
         """Cursor to the first (0) or last (-1) row."""
         if self.rows:
-            self._set_cursor(index if index >= 0 else len(self.rows) - 1)
+            self._move_cursor(index if index >= 0 else len(self.rows) - 1)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         if offset is not None and self.rows:
             index = offset.y + int(self.scroll_y)
             if index < len(self.rows):
-                self._set_cursor(index)
+                self._move_cursor(index)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(event.size.width, len(self.rows))
@@ -210,12 +230,14 @@ class QuestionList(ScrollView, can_focus=True):
                 Segment(" " + pad(row.state, self._state_width) + " " + pad(state_b, self._state_width), base),
             ]
         else:
-            cause = "" if row.cause is FailureCause.OK else row.cause.value.lower()
             segments += [
                 Segment(" " + pad(row.question.id, self._id_width), base),
                 Segment(" " + pad(row.state, self._state_width), base),
-                Segment(" " + pad(cause, CAUSE_WIDTH), styled("question-list--dim")),
             ]
+            # The cause column only when the query keeps some room: in a narrow list the detail names it.
+            if width - sum(segment.cell_length for segment in segments) - CAUSE_WIDTH - 2 >= QUERY_ROOM:
+                cause = "" if row.cause is FailureCause.OK else row.cause.value.lower()
+                segments.append(Segment(" " + pad(cause, CAUSE_WIDTH), styled("question-list--dim")))
         used = sum(segment.cell_length for segment in segments)
         room = width - used - 1
         if room > 0:

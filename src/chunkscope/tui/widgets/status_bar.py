@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import ProgressBar, Static
@@ -21,7 +22,7 @@ class StatusBar(Horizontal):
 
     def show_where(self, text: str) -> None:
         """The left-hand text."""
-        self.query_one("#status-where", Static).update(text, layout=False)
+        self.query_one("#status-where", Static).update(Text(text), layout=False)  # plain: ids may hold [
 
     def show_progress(self, text: str | None, done: int = 0, total: int = 0) -> None:
         """A progress text and bar (indeterminate when ``total`` is 0); None hides both."""
@@ -32,5 +33,5 @@ class StatusBar(Horizontal):
             label.display = bar.display = visible
         if text is None:
             return
-        label.update(f"⟳ {text}")
+        label.update(Text(f"⟳ {text}"))
         bar.update(total=total or None, progress=done)

@@ -59,7 +59,10 @@ def bar(value: float, scale: float, width: int) -> str:
 
 
 def config_names(results: Sequence[ConfigResult]) -> list[str]:
-    """Column names: ``A``/``B`` for two configurations, else ``1``, ``2``, ... (one: its label)."""
+    """Names: ``A``/``B`` for two configurations, ``1``, ``2``, ... for more; one configuration needs no
+    name (``""``): the legend gives its label and the metrics column is headed ``value``."""
+    if len(results) == 1:
+        return [""]
     if len(results) == 2:
         return ["A", "B"]
     return [str(i) for i in range(1, len(results) + 1)]
@@ -82,7 +85,7 @@ class _SummaryWidget(Widget):
             config = result.config
             units = "" if config.budget_tokenizer is None else f" {config.budget_units}"
             budget = f" · budget {config.budget}{units} ({config.overflow})" if config.budget else ""
-            line = f"{name} = {config.label} · top-{config.top_k}{budget}"
+            line = f"{name + ' = ' if name else ''}{config.label} · top-{config.top_k}{budget}"
             text.append(truncate(line, width) + "\n", style=self._style(f"{self._prefix}--legend"))
 
     _prefix = "summary"
@@ -127,7 +130,7 @@ class MetricsTable(_ResultsWidget):
     def rows(self) -> list[list[str]]:
         """The table as plain cells: header row, then one row per metric (for tests and export)."""
         results = self._results
-        header = ["metric", *config_names(results)]
+        header = ["metric", *(name or "value" for name in config_names(results))]
         comparison = self._comparison
         if comparison is not None:
             header += ["Δ B−A", "95% CI", "p", ""]
@@ -360,7 +363,7 @@ class ChunkLengthChart(_ResultsWidget):
         lengths = [[c.length for c in r.chunks] for r in self._results]
         for name, result, values in zip(names, self._results, lengths, strict=True):
             stats = length_stats(values)
-            line = f"{name} = {result.config.label} · {stats}"
+            line = f"{name + ' = ' if name else ''}{result.config.label} · {stats}"
             text.append(truncate(line, width) + "\n", style=self._style("chunk-length-chart--legend"))
         bins = length_bins([v for values in lengths for v in values])
         histograms = [bin_counts(values, bins) for values in lengths]
