@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
@@ -159,6 +159,8 @@ def test_wrap_breaks_at_recorded_paragraph_starts_without_a_terminator() -> None
     st.lists(st.integers(0, 80), max_size=4),
     st.lists(st.integers(0, 80), max_size=4),
 )
+# a wrap whose skipped space reaches a recorded break once left an empty line there
+@example("aaaaaa a", 2, [7], [1])
 def test_forced_line_starts_equal_hard_breaks(text: str, width: int, breaks: list[int], forced: list[int]) -> None:
     recorded = tuple(sorted(set(breaks)))
     base_extra = np.zeros(len(text) + 1, dtype=np.int64)

@@ -291,8 +291,11 @@ def _wrap_paragraph(
         while fit < text_end and text[fit] == " " and sums[fit + 1 - base] - sums[fit - base] == 1:
             fit += 1
         line_start = fit
-    starts.append(line_start)
-    ends.append(text_end)
+    # Spaces skipped at a wrap can reach the paragraph's end: no empty line for them,
+    # unless marker glyphs drawn at the end need that line (or the paragraph is empty).
+    if line_start < text_end or line_start == start or sums[owned_end - base] > sums[line_start - base]:
+        starts.append(line_start)
+        ends.append(text_end)
 
 
 def wrap_lines(text: str, width: int, word_wrap: bool = True) -> list[tuple[int, int]]:
