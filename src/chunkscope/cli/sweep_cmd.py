@@ -55,6 +55,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
     add_group_options(parser)
     common.add_output_options(parser)
+    common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     common.check_outputs(args, configs)
     margins = equivalence_margins(args)
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs)
+    results = common.evaluate_all(dataset, configs, args.jobs)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
