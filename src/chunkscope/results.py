@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal, overload
 
 from chunkscope.model import Chunk, Span
 
@@ -100,6 +101,141 @@ class DeliveredChunk:
     def truncated(self) -> bool:
         """True when the body was cut to fit the budget."""
         return self.end < self.chunk.end
+
+
+class SeenPositions:
+    """Union of delivered body intervals per document, to count re-sent characters."""
+
+    __slots__ = ("intervals",)
+
+    def __init__(self) -> None:
+        self.intervals: dict[str, tuple[list[int], list[int]]] = {}
+        """Per document: starts and ends of disjoint intervals, ascending."""
+
+    def add(self, doc: str, start: int, end: int) -> int:
+        """Record [start, end) and return how many of its positions were already seen."""
+        intervals = self.intervals.get(doc)
+        if intervals is None:
+            self.intervals[doc] = ([start], [end])
+            return 0
+        starts, ends = intervals
+        first = bisect.bisect_right(ends, start)  # first interval ending after start
+        if first == len(starts) or starts[first] >= end:  # overlaps nothing: the common case
+            starts.insert(first, start)
+            ends.insert(first, end)
+            return 0
+        last = first
+        already = 0
+        while last < len(starts) and starts[last] < end:
+            already += min(end, ends[last]) - max(start, starts[last])
+            last += 1
+        start, end = min(start, starts[first]), max(end, ends[last - 1])
+        starts[first:last] = [start]
+        ends[first:last] = [end]
+        return already
+
+
+class DeliveredChunks(Sequence[DeliveredChunk]):
+    """A question's delivered chunks, kept as integers and built as DeliveredChunk values on first use.
+
+    The evaluator measures every question from the integers (rank, delivered unit, body end,
+    characters sent) and the totals; a report or the inspector reading the chunks gets exactly
+    the values the context assembly defines (``duplicate_chars`` counted in rank order). It
+    compares equal to the tuple of its DeliveredChunk values, and to any sequence of the same.
+    """
+
+    __slots__ = ("_ends", "_items", "_positions", "_ranks", "_sent", "_units", "duplicate_chars", "sent_chars")
+
+    def __init__(
+        self,
+        units: Sequence[Chunk],
+        ranks: tuple[int, ...],
+        positions: tuple[int, ...],
+        ends: tuple[int, ...],
+        sent: tuple[int, ...],
+        duplicate_chars: int,
+    ) -> None:
+        """``units[positions[i]]`` was sent for rank ``ranks[i]``: body to ``ends[i]``, ``sent[i]`` characters."""
+        self._units = units
+        self._ranks = ranks
+        self._positions = positions
+        self._ends = ends
+        self._sent = sent
+        self._items: tuple[DeliveredChunk, ...] | None = None
+        self.sent_chars = sum(sent)
+        """Characters sent, prefixes included."""
+        self.duplicate_chars = duplicate_chars
+        """Body characters an earlier delivered chunk had already sent."""
+
+    @classmethod
+    def of(cls, items: Sequence[DeliveredChunk]) -> DeliveredChunks:
+        """Already built values."""
+        built = tuple(items)
+        chunks = cls.__new__(cls)
+        chunks._units = tuple(d.chunk for d in built)
+        chunks._ranks = tuple(d.rank for d in built)
+        chunks._positions = tuple(range(len(built)))
+        chunks._ends = tuple(d.end for d in built)
+        chunks._sent = tuple(d.sent_chars for d in built)
+        chunks._items = built
+        chunks.sent_chars = sum(chunks._sent)
+        chunks.duplicate_chars = sum(d.duplicate_chars for d in built)
+        return chunks
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        """The rank of each delivered chunk, in delivery order."""
+        return self._ranks
+
+    def _built(self) -> tuple[DeliveredChunk, ...]:
+        if self._items is None:
+            seen = SeenPositions()
+            items = []
+            for rank, position, end, sent in zip(self._ranks, self._positions, self._ends, self._sent, strict=True):
+                unit = self._units[position]
+                items.append(DeliveredChunk(rank, unit, unit.start, end, sent, seen.add(unit.doc, unit.start, end)))
+            self._items = tuple(items)
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._ranks)
+
+    @overload
+    def __getitem__(self, index: int) -> DeliveredChunk: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[DeliveredChunk, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> DeliveredChunk | tuple[DeliveredChunk, ...]:
+        return self._built()[index]
+
+    def __iter__(self) -> Iterator[DeliveredChunk]:
+        return iter(self._built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeliveredChunks):
+            return self._built() == other._built()
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._items is not None:
+            return DeliveredChunks.of, (self._items,)
+        return DeliveredChunks, (
+            self._units,
+            self._ranks,
+            self._positions,
+            self._ends,
+            self._sent,
+            self.duplicate_chars,
+        )
 
 
 DeliveryStop = Literal["top_k", "budget", "exhausted"]
@@ -324,8 +460,8 @@ class QuestionResult:
     """The ranking, truncated to ``Config.depth``."""
     first_correct_rank: int | None
     """Smallest r such that ranks 1..r together contain every required item."""
-    delivered: tuple[DeliveredChunk, ...]
-    """What the context assembly sent, in order."""
+    delivered: Sequence[DeliveredChunk]
+    """What the context assembly sent, in order (a tuple, or :class:`DeliveredChunks` from the evaluator)."""
     skipped_ranks: tuple[int, ...]
     """Ranks within top-k that were not delivered (budget)."""
     delivery_stop: DeliveryStop
@@ -376,12 +512,18 @@ class QuestionResult:
     @property
     def sent_chars(self) -> int:
         """Characters delivered (prefixes included)."""
-        return sum(d.sent_chars for d in self.delivered)
+        delivered = self.delivered
+        if isinstance(delivered, DeliveredChunks):
+            return delivered.sent_chars
+        return sum(d.sent_chars for d in delivered)
 
     @property
     def duplicate_chars(self) -> int:
         """Delivered body characters minus distinct (document, position) pairs delivered."""
-        return sum(d.duplicate_chars for d in self.delivered)
+        delivered = self.delivered
+        if isinstance(delivered, DeliveredChunks):
+            return delivered.duplicate_chars
+        return sum(d.duplicate_chars for d in delivered)
 
     @property
     def lost(self) -> bool:

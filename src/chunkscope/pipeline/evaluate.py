@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from threading import Lock
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
@@ -15,12 +15,14 @@ from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
 from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.pipeline.locate import UnitLocator
-from chunkscope.pipeline.overlap import delivered_unions, measure_overlap, piece_ranks
+from chunkscope.pipeline.overlap import measure_overlap, piece_ranks, unions_by_doc
 from chunkscope.results import (
     Attribution,
     Config,
     ConfigResult,
     Cut,
+    DeliveredChunks,
+    DeliveryStop,
     QuestionResult,
     Ranking,
 )
@@ -43,6 +45,34 @@ class IndexedChunking:
     """For each retrieval unit, the index of its delivered unit in ``delivered_units``."""
     unit_locator: UnitLocator | None = None
     """Over the retrieval units when they are not the delivered ones (parent-child chunking)."""
+    table: UnitTable = field(init=False, repr=False, compare=False)
+    """The delivered units' ids, documents, offsets and sent lengths as plain tuples (the measuring hot path)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", UnitTable.of(self.chunking.delivered_units))
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTable:
+    """Columns of a unit sequence: reading a tuple item is cheaper than a Chunk attribute in the hot path."""
+
+    ids: tuple[str, ...]
+    docs: tuple[str, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    sent: tuple[int, ...]
+    """Prefix plus body length: what sending the unit whole costs in characters."""
+
+    @classmethod
+    def of(cls, units: Sequence[Chunk]) -> UnitTable:
+        """The columns of ``units``."""
+        return cls(
+            tuple(u.id for u in units),
+            tuple(u.doc for u in units),
+            tuple(u.start for u in units),
+            tuple(u.end for u in units),
+            tuple(u.sent_length for u in units),
+        )
 
 
 class Evaluator:
@@ -173,20 +203,28 @@ def measure_question(
     config: Config,
     windows: Sequence[int] | None = None,
 ) -> QuestionResult:
-    """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does)."""
+    """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does).
+
+    Delivery is measured on unit positions and offsets; the delivered chunks are built as values only
+    when read (:class:`chunkscope.results.DeliveredChunks`).
+    """
     chunking = indexed.chunking
     locator = indexed.locator
     parents = chunking.parents
+    span_holders: list[list[list[int]]] = []
     containing_units: list[set[int]] = []
     cuts: list[Cut] = []
     for item in question.evidence:
         holders: set[int] = set()
+        per_span = []
         for span in item.alternatives:
             found = locator.containing(span)
             if found:
                 holders.update(found)
             else:
                 cuts.append(locator.cut(span))
+            per_span.append(found)
+        span_holders.append(per_span)
         containing_units.append(holders)
     evidence_exists = all(containing_units)
     delivered_index = indexed.delivered_index
@@ -195,26 +233,38 @@ def measure_question(
         tuple(r for r, unit in enumerate(hit_units, start=1) if unit in holders) for holders in containing_units
     )
     first_correct = max((ranks[0] for ranks in item_ranks), default=None) if all(item_ranks) else None
-    delivered_units = chunking.delivered_units
-    window = [(rank, delivered_units[i]) for rank, i in enumerate(ranking.indices[: config.top_k], start=1)]
-    delivery = assemble_units(
-        window, len(window) >= config.top_k, config.budget, config.overflow, delivery_cost(config)
-    )
+    delivery = _deliver(ranking, hit_units, indexed, config)
+    table = indexed.table
+    ends_at = dict(zip(delivery.positions, delivery.ends, strict=True))
     covered = tuple(
         any(
-            d.chunk.doc == span.doc and d.start <= span.start and span.end <= d.end
-            for d in delivery.delivered
-            for span in item.alternatives
+            unit in ends_at and span.end <= ends_at[unit]
+            for span, found in zip(item.alternatives, per_span, strict=True)
+            for unit in found
         )
-        for item in question.evidence
+        for item, per_span in zip(question.evidence, span_holders, strict=True)
     )
     evidence_docs = {span.doc for span in question.gold_spans}
-    unions = delivered_unions(delivery.delivered)
+    docs, starts = table.docs, table.starts
+    pieces = [
+        (rank, docs[u], starts[u], end)
+        for rank, u, end in zip(delivery.ranks, delivery.positions, delivery.ends, strict=True)
+    ]
+    unions = unions_by_doc(pieces)
+    delivered = delivery.chunks
+    if delivered is None:
+        body = sum(end - start for _, _, start, end in pieces)
+        duplicates = body - sum(end - start for ranges in unions.values() for start, end in ranges)
+        delivered = DeliveredChunks(
+            chunking.delivered_units, delivery.ranks, delivery.positions, delivery.ends, delivery.sent, duplicates
+        )
     attribution = (
         ()
         if parents is None
         else attribute_items(
-            question, [chunking.units[i] for i in ranking.indices[: config.top_k]], [u for _, u in window]
+            question,
+            [chunking.units[i] for i in ranking.indices[: config.top_k]],
+            [chunking.delivered_units[u] for u in hit_units[: config.top_k]],
         )
     )
     return QuestionResult(
@@ -223,19 +273,71 @@ def measure_question(
         cuts=tuple(cuts),
         ranking=ranking,
         first_correct_rank=first_correct,
-        delivered=delivery.delivered,
-        skipped_ranks=delivery.skipped_ranks,
+        delivered=delivered,
+        skipped_ranks=delivery.skipped,
         delivery_stop=delivery.stop,
         covered=covered,
-        doc_hit=any(d.chunk.doc in evidence_docs for d in delivery.delivered),
+        doc_hit=any(docs[u] in evidence_docs for u in delivery.positions),
         item_ranks=item_ranks,
         attribution=attribution,
-        piece_ranks=piece_ranks(question.evidence, covered, delivery.delivered, unions),
+        piece_ranks=piece_ranks(question.evidence, covered, pieces, unions),
         overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
         units=chunking.units,
         parents=parents,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Delivered:
+    """One question's delivery as positions into the delivered units (``chunks``: built values, when made)."""
+
+    ranks: tuple[int, ...]
+    positions: tuple[int, ...]
+    ends: tuple[int, ...]
+    sent: tuple[int, ...]
+    skipped: tuple[int, ...]
+    stop: DeliveryStop
+    chunks: DeliveredChunks | None = None
+
+
+def _deliver(ranking: Ranking, hit_units: Sequence[int], indexed: IndexedChunking, config: Config) -> _Delivered:
+    """The context assembly of one question: without a budget every distinct unit of the top-k is sent whole."""
+    window = hit_units[: config.top_k]
+    reached = len(window) >= config.top_k
+    if config.budget is None:
+        table = indexed.table
+        ids = table.ids
+        sent_ids: set[str] = set()
+        ranks: list[int] = []
+        positions: list[int] = []
+        for rank, unit in enumerate(window, start=1):
+            unit_id = ids[unit]
+            if unit_id not in sent_ids:
+                sent_ids.add(unit_id)
+                ranks.append(rank)
+                positions.append(unit)
+        ends = tuple(table.ends[u] for u in positions)
+        sent = tuple(table.sent[u] for u in positions)
+        return _Delivered(tuple(ranks), tuple(positions), ends, sent, (), "top_k" if reached else "exhausted")
+    units = indexed.chunking.delivered_units
+    delivery = assemble_units(
+        [(rank, units[u]) for rank, u in enumerate(window, start=1)],
+        reached,
+        config.budget,
+        config.overflow,
+        delivery_cost(config),
+    )
+    built = delivery.delivered
+    return _Delivered(
+        tuple(d.rank for d in built),
+        tuple(window[d.rank - 1] for d in built),
+        tuple(d.end for d in built),
+        tuple(d.sent_chars for d in built),
+        delivery.skipped_ranks,
+        delivery.stop,
+        DeliveredChunks.of(built),
     )
 
 

@@ -16,12 +16,23 @@ from fractions import Fraction
 from chunkscope.model import Chunk, EvidenceItem, Span
 from chunkscope.results import CharacterOverlap, DeliveredChunk
 
-__all__ = ["Range", "Unions", "delivered_unions", "measure_overlap", "piece_ranks", "union_of"]
+__all__ = [
+    "Piece",
+    "Range",
+    "Unions",
+    "delivered_unions",
+    "measure_overlap",
+    "piece_ranks",
+    "union_of",
+    "unions_by_doc",
+]
 
 Range = tuple[int, int]
 """A half-open character range ``[start, end)`` of one document."""
 Unions = dict[str, list[Range]]
 """Per document: disjoint ranges, ascending."""
+Piece = tuple[int, str, int, int]
+"""A delivered body: ``(rank, document, start, end)`` (truncated bodies as cut)."""
 Holding = Callable[[Span], Sequence[Chunk]]
 """The index units that hold or touch a span (:meth:`chunkscope.pipeline.locate.UnitLocator.touching`)."""
 
@@ -60,9 +71,14 @@ def _common(first: Sequence[Range], second: Sequence[Range]) -> int:
 
 def delivered_unions(delivered: Iterable[DeliveredChunk]) -> Unions:
     """The union of the delivered bodies (truncated bodies as cut) per document."""
+    return unions_by_doc((d.rank, d.chunk.doc, d.start, d.end) for d in delivered)
+
+
+def unions_by_doc(pieces: Iterable[Piece]) -> Unions:
+    """The union of the delivered bodies given as ``(rank, doc, start, end)`` per document."""
     ranges: dict[str, list[Range]] = {}
-    for d in delivered:
-        ranges.setdefault(d.chunk.doc, []).append((d.start, d.end))
+    for _, doc, start, end in pieces:
+        ranges.setdefault(doc, []).append((start, end))
     return {doc: union_of(found) for doc, found in ranges.items()}
 
 
@@ -133,14 +149,15 @@ def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding
 def piece_ranks(
     evidence: Sequence[EvidenceItem],
     covered: Sequence[bool],
-    delivered: Sequence[DeliveredChunk],
+    delivered: Sequence[Piece],
     unions: Unions,
 ) -> tuple[tuple[int, ...], ...]:
-    """Per required item: the ranks of the delivered chunks holding it in pieces, or ``()``.
+    """Per required item: the ranks of the delivered bodies holding it in pieces, or ``()``.
 
     An item is delivered in pieces when no delivered chunk holds it whole (``not covered``) but
     every character of one of its alternatives lies in the delivered bodies (``unions``); its
-    ranks are those of the delivered chunks overlapping the first such alternative, ascending.
+    ranks are those of the delivered bodies (``(rank, doc, start, end)``) overlapping the first
+    such alternative, ascending.
     """
     ranks: list[tuple[int, ...]] = []
     for item, whole in zip(evidence, covered, strict=True):
@@ -148,6 +165,8 @@ def piece_ranks(
         if span is None:
             ranks.append(())
             continue
-        holders = (d.rank for d in delivered if d.chunk.doc == span.doc and d.start < span.end and span.start < d.end)
+        holders = (
+            rank for rank, doc, start, end in delivered if doc == span.doc and start < span.end and span.start < end
+        )
         ranks.append(tuple(sorted(holders)))
     return tuple(ranks)
