@@ -136,63 +136,76 @@ class SeenPositions:
 
 
 class DeliveredChunks(Sequence[DeliveredChunk]):
-    """A question's delivered chunks, kept as integers and built as DeliveredChunk values on first use.
+    """A question's delivered chunks, kept as unit positions and built as DeliveredChunk values on first use.
 
-    The evaluator measures every question from the integers (rank, delivered unit, body end,
-    characters sent) and the totals; a report or the inspector reading the chunks gets exactly
-    the values the context assembly defines (``duplicate_chars`` counted in rank order). It
-    compares equal to the tuple of its DeliveredChunk values, and to any sequence of the same.
+    The evaluator measures every question from the positions and the totals; a report or the
+    inspector reading the chunks gets exactly the values the context assembly defines
+    (``duplicate_chars`` counted in rank order). It compares equal to the tuple of its
+    DeliveredChunk values, and to any sequence of the same values.
     """
 
-    __slots__ = ("_ends", "_items", "_positions", "_ranks", "_sent", "_units", "duplicate_chars", "sent_chars")
+    __slots__ = ("_ends", "_items", "_positions", "_ranks", "_units", "duplicate_chars", "sent_chars")
 
     def __init__(
         self,
         units: Sequence[Chunk],
-        ranks: tuple[int, ...],
-        positions: tuple[int, ...],
-        ends: tuple[int, ...],
-        sent: tuple[int, ...],
+        ranks: Sequence[int],
+        positions: Sequence[int],
+        ends: Sequence[int] | None,
+        sent_chars: int,
         duplicate_chars: int,
     ) -> None:
-        """``units[positions[i]]`` was sent for rank ``ranks[i]``: body to ``ends[i]``, ``sent[i]`` characters."""
+        """``units[positions[i]]`` was sent for rank ``ranks[i]``, its body up to ``ends[i]`` (None: whole units)."""
         self._units = units
         self._ranks = ranks
         self._positions = positions
         self._ends = ends
-        self._sent = sent
         self._items: tuple[DeliveredChunk, ...] | None = None
-        self.sent_chars = sum(sent)
+        self.sent_chars = sent_chars
         """Characters sent, prefixes included."""
         self.duplicate_chars = duplicate_chars
         """Body characters an earlier delivered chunk had already sent."""
 
     @classmethod
-    def of(cls, items: Sequence[DeliveredChunk]) -> DeliveredChunks:
-        """Already built values."""
+    def of(cls, items: Sequence[DeliveredChunk], positions: Sequence[int]) -> DeliveredChunks:
+        """Values built already; ``positions[i]`` is where ``items[i].chunk`` stands among the delivered units."""
         built = tuple(items)
-        chunks = cls.__new__(cls)
-        chunks._units = tuple(d.chunk for d in built)
-        chunks._ranks = tuple(d.rank for d in built)
-        chunks._positions = tuple(range(len(built)))
-        chunks._ends = tuple(d.end for d in built)
-        chunks._sent = tuple(d.sent_chars for d in built)
+        chunks = cls(
+            tuple(d.chunk for d in built),
+            tuple(d.rank for d in built),
+            tuple(positions),
+            tuple(d.end for d in built),
+            sum(d.sent_chars for d in built),
+            sum(d.duplicate_chars for d in built),
+        )
         chunks._items = built
-        chunks.sent_chars = sum(chunks._sent)
-        chunks.duplicate_chars = sum(d.duplicate_chars for d in built)
         return chunks
 
     @property
-    def ranks(self) -> tuple[int, ...]:
+    def ranks(self) -> Sequence[int]:
         """The rank of each delivered chunk, in delivery order."""
         return self._ranks
+
+    @property
+    def positions(self) -> Sequence[int]:
+        """Where each delivered chunk stands among the delivered units it was recorded against."""
+        return self._positions
+
+    @property
+    def ends(self) -> Sequence[int]:
+        """One past each delivered body's last character."""
+        if self._ends is None:
+            return tuple(self._units[p].end for p in self._positions)
+        return self._ends
 
     def _built(self) -> tuple[DeliveredChunk, ...]:
         if self._items is None:
             seen = SeenPositions()
             items = []
-            for rank, position, end, sent in zip(self._ranks, self._positions, self._ends, self._sent, strict=True):
-                unit = self._units[position]
+            units = self._units
+            for rank, position, end in zip(self._ranks, self._positions, self.ends, strict=True):
+                unit = units[position]
+                sent = len(unit.prefix) + end - unit.start
                 items.append(DeliveredChunk(rank, unit, unit.start, end, sent, seen.add(unit.doc, unit.start, end)))
             self._items = tuple(items)
         return self._items
@@ -227,15 +240,9 @@ class DeliveredChunks(Sequence[DeliveredChunk]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self._items is not None:
-            return DeliveredChunks.of, (self._items,)
-        return DeliveredChunks, (
-            self._units,
-            self._ranks,
-            self._positions,
-            self._ends,
-            self._sent,
-            self.duplicate_chars,
-        )
+            return DeliveredChunks.of, (self._items, tuple(self._positions))
+        state = (self._units, tuple(self._ranks), tuple(self._positions), self._ends)
+        return DeliveredChunks, (*state, self.sent_chars, self.duplicate_chars)
 
 
 DeliveryStop = Literal["top_k", "budget", "exhausted"]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from threading import Lock
+
+import numpy as np
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
 from chunkscope.io.gold import trim_questions
@@ -46,15 +49,18 @@ class IndexedChunking:
     unit_locator: UnitLocator | None = None
     """Over the retrieval units when they are not the delivered ones (parent-child chunking)."""
     table: UnitTable = field(init=False, repr=False, compare=False)
-    """The delivered units' ids, documents, offsets and sent lengths as plain tuples (the measuring hot path)."""
+    """The delivered units' ids, documents, offsets and sent lengths as columns (the measuring hot path)."""
+    delivered_positions: np.ndarray = field(init=False, repr=False, compare=False)
+    """``delivered_index`` as an array."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "table", UnitTable.of(self.chunking.delivered_units))
+        object.__setattr__(self, "delivered_positions", np.asarray(self.delivered_index, dtype=np.int64))
 
 
 @dataclass(frozen=True, slots=True)
 class UnitTable:
-    """Columns of a unit sequence: reading a tuple item is cheaper than a Chunk attribute in the hot path."""
+    """Columns of a unit sequence: a tuple item is cheaper to read than a Chunk attribute in the hot path."""
 
     ids: tuple[str, ...]
     docs: tuple[str, ...]
@@ -62,16 +68,46 @@ class UnitTable:
     ends: tuple[int, ...]
     sent: tuple[int, ...]
     """Prefix plus body length: what sending the unit whole costs in characters."""
+    unique_ids: bool
+    """No two units share an id (false for the parents of parent-child chunking)."""
+    lengths: np.ndarray
+    """Body lengths (int64)."""
+    sent_lengths: np.ndarray
+    """``sent`` as an array (int64)."""
+    line_starts: np.ndarray
+    """Each body's start on one line of the documents laid end to end (int64)."""
+    line_length: int
+    """The length of that line."""
 
     @classmethod
     def of(cls, units: Sequence[Chunk]) -> UnitTable:
         """The columns of ``units``."""
+        ids = tuple(u.id for u in units)
+        docs = tuple(u.doc for u in units)
+        starts = tuple(u.start for u in units)
+        ends = tuple(u.end for u in units)
+        document_ends: dict[str, int] = {}
+        for doc, end in zip(docs, ends, strict=True):
+            document_ends[doc] = max(end, document_ends.get(doc, 0))
+        offsets: dict[str, int] = {}
+        line_length = 0
+        for doc, end in document_ends.items():
+            offsets[doc] = line_length
+            line_length += end
+        first = np.fromiter(map(offsets.__getitem__, docs), dtype=np.int64, count=len(docs))
+        start_array = np.asarray(starts, dtype=np.int64).reshape(-1)
+        sent = tuple(u.sent_length for u in units)
         return cls(
-            tuple(u.id for u in units),
-            tuple(u.doc for u in units),
-            tuple(u.start for u in units),
-            tuple(u.end for u in units),
-            tuple(u.sent_length for u in units),
+            ids,
+            docs,
+            starts,
+            ends,
+            sent,
+            len(set(ids)) == len(ids),
+            np.asarray(ends, dtype=np.int64).reshape(-1) - start_array,
+            np.asarray(sent, dtype=np.int64).reshape(-1),
+            first + start_array,
+            line_length,
         )
 
 
@@ -157,9 +193,11 @@ class Evaluator:
         rankings = self._rankings[ranking_key]
         windows = window_ends(index)
         with collector_paused():
+            totals = delivery_totals(rankings, indexed, config)
+            each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
             results = tuple(
-                measure_question(question, ranking, indexed, config, windows)
-                for question, ranking in zip(self.questions, rankings, strict=True)
+                measure_question(question, ranking, indexed, config, windows, sent)
+                for question, ranking, sent in zip(self.questions, rankings, each, strict=True)
             )
         summary = summarize(results, units)
         return ConfigResult(config, summary, results, units, indexed.chunking.imported)
@@ -202,11 +240,13 @@ def measure_question(
     indexed: IndexedChunking,
     config: Config,
     windows: Sequence[int] | None = None,
+    totals: tuple[int, int] | None = None,
 ) -> QuestionResult:
     """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does).
 
     Delivery is measured on unit positions and offsets; the delivered chunks are built as values only
-    when read (:class:`chunkscope.results.DeliveredChunks`).
+    when read (:class:`chunkscope.results.DeliveredChunks`). ``totals``: the characters sent and re-sent,
+    from :func:`delivery_totals` (which gives them only without a budget and without repeated units).
     """
     chunking = indexed.chunking
     locator = indexed.locator
@@ -233,38 +273,47 @@ def measure_question(
         tuple(r for r, unit in enumerate(hit_units, start=1) if unit in holders) for holders in containing_units
     )
     first_correct = max((ranks[0] for ranks in item_ranks), default=None) if all(item_ranks) else None
-    delivery = _deliver(ranking, hit_units, indexed, config)
     table = indexed.table
-    ends_at = dict(zip(delivery.positions, delivery.ends, strict=True))
-    covered = tuple(
-        any(
-            unit in ends_at and span.end <= ends_at[unit]
-            for span, found in zip(item.alternatives, per_span, strict=True)
-            for unit in found
-        )
-        for item, per_span in zip(question.evidence, span_holders, strict=True)
-    )
-    evidence_docs = {span.doc for span in question.gold_spans}
     docs, starts = table.docs, table.starts
-    pieces = [
-        (rank, docs[u], starts[u], end)
-        for rank, u, end in zip(delivery.ranks, delivery.positions, delivery.ends, strict=True)
-    ]
-    unions = unions_by_doc(pieces)
-    delivered = delivery.chunks
-    if delivered is None:
-        body = sum(end - start for _, _, start, end in pieces)
-        duplicates = body - sum(end - start for ranges in unions.values() for start, end in ranges)
-        delivered = DeliveredChunks(
-            chunking.delivered_units, delivery.ranks, delivery.positions, delivery.ends, delivery.sent, duplicates
+    evidence_docs = {span.doc for span in question.gold_spans}
+    top_k = config.top_k
+    if totals is not None:
+        window = hit_units[:top_k]
+        delivery = _Delivered(
+            DeliveredChunks(chunking.delivered_units, range(1, len(window) + 1), window, None, *totals),
+            (),
+            "top_k" if len(window) >= top_k else "exhausted",
         )
+        # Every unit of the top-k is sent whole: an item is covered when a top-k hit holds it.
+        covered = tuple(bool(ranks) and ranks[0] <= top_k for ranks in item_ranks)
+        ends = table.ends
+        pieces = [(r, docs[u], starts[u], ends[u]) for r, u in enumerate(window, start=1) if docs[u] in evidence_docs]
+    else:
+        delivery = _deliver(hit_units, indexed, config)
+        sent = delivery.chunks
+        ends_at = dict(zip(sent.positions, sent.ends, strict=True))
+        covered = tuple(
+            any(
+                unit in ends_at and span.end <= ends_at[unit]
+                for span, found in zip(item.alternatives, per_span, strict=True)
+                for unit in found
+            )
+            for item, per_span in zip(question.evidence, span_holders, strict=True)
+        )
+        pieces = [
+            (rank, docs[u], starts[u], end)
+            for rank, u, end in zip(sent.ranks, sent.positions, sent.ends, strict=True)
+            if docs[u] in evidence_docs
+        ]
+    # Only the evidence documents' delivered bodies count for the overlap and the pieces.
+    unions = unions_by_doc(pieces)
     attribution = (
         ()
         if parents is None
         else attribute_items(
             question,
-            [chunking.units[i] for i in ranking.indices[: config.top_k]],
-            [chunking.delivered_units[u] for u in hit_units[: config.top_k]],
+            [chunking.units[i] for i in ranking.indices[:top_k]],
+            [chunking.delivered_units[u] for u in hit_units[:top_k]],
         )
     )
     return QuestionResult(
@@ -273,11 +322,11 @@ def measure_question(
         cuts=tuple(cuts),
         ranking=ranking,
         first_correct_rank=first_correct,
-        delivered=delivered,
+        delivered=delivery.chunks,
         skipped_ranks=delivery.skipped,
         delivery_stop=delivery.stop,
         covered=covered,
-        doc_hit=any(docs[u] in evidence_docs for u in delivery.positions),
+        doc_hit=bool(pieces),
         item_ranks=item_ranks,
         attribution=attribution,
         piece_ranks=piece_ranks(question.evidence, covered, pieces, unions),
@@ -291,21 +340,18 @@ def measure_question(
 
 @dataclass(frozen=True, slots=True)
 class _Delivered:
-    """One question's delivery as positions into the delivered units (``chunks``: built values, when made)."""
+    """One question's delivery: the chunks sent (as unit positions), the ranks skipped and why it stopped."""
 
-    ranks: tuple[int, ...]
-    positions: tuple[int, ...]
-    ends: tuple[int, ...]
-    sent: tuple[int, ...]
+    chunks: DeliveredChunks
     skipped: tuple[int, ...]
     stop: DeliveryStop
-    chunks: DeliveredChunks | None = None
 
 
-def _deliver(ranking: Ranking, hit_units: Sequence[int], indexed: IndexedChunking, config: Config) -> _Delivered:
+def _deliver(hit_units: Sequence[int], indexed: IndexedChunking, config: Config) -> _Delivered:
     """The context assembly of one question: without a budget every distinct unit of the top-k is sent whole."""
     window = hit_units[: config.top_k]
     reached = len(window) >= config.top_k
+    units = indexed.chunking.delivered_units
     if config.budget is None:
         table = indexed.table
         ids = table.ids
@@ -318,10 +364,13 @@ def _deliver(ranking: Ranking, hit_units: Sequence[int], indexed: IndexedChunkin
                 sent_ids.add(unit_id)
                 ranks.append(rank)
                 positions.append(unit)
-        ends = tuple(table.ends[u] for u in positions)
-        sent = tuple(table.sent[u] for u in positions)
-        return _Delivered(tuple(ranks), tuple(positions), ends, sent, (), "top_k" if reached else "exhausted")
-    units = indexed.chunking.delivered_units
+        pieces = [(table.docs[u], table.starts[u], table.ends[u]) for u in positions]
+        body = sum(end - start for _, start, end in pieces)
+        union = unions_by_doc((0, doc, start, end) for doc, start, end in pieces)
+        duplicates = body - sum(end - start for ranges in union.values() for start, end in ranges)
+        sent = sum(table.sent[u] for u in positions)
+        chunks = DeliveredChunks(units, ranks, positions, None, sent, duplicates)
+        return _Delivered(chunks, (), "top_k" if reached else "exhausted")
     delivery = assemble_units(
         [(rank, units[u]) for rank, u in enumerate(window, start=1)],
         reached,
@@ -330,15 +379,46 @@ def _deliver(ranking: Ranking, hit_units: Sequence[int], indexed: IndexedChunkin
         delivery_cost(config),
     )
     built = delivery.delivered
-    return _Delivered(
-        tuple(d.rank for d in built),
-        tuple(window[d.rank - 1] for d in built),
-        tuple(d.end for d in built),
-        tuple(d.sent_chars for d in built),
-        delivery.skipped_ranks,
-        delivery.stop,
-        DeliveredChunks.of(built),
+    positions = [window[d.rank - 1] for d in built]
+    return _Delivered(DeliveredChunks.of(built, positions), delivery.skipped_ranks, delivery.stop)
+
+
+def delivery_totals(
+    rankings: Sequence[Ranking], indexed: IndexedChunking, config: Config
+) -> list[tuple[int, int]] | None:
+    """Per question, the characters sent and re-sent when every unit of its top-k is sent whole.
+
+    None with a budget, or when some top-k holds a unit twice (parent-child chunking, ids shared by
+    several units): :func:`measure_question` then assembles each context itself. Re-sent characters
+    are the bodies' length minus their union per document, found for every question at once: each
+    body is placed at its document's offset on one line of documents, a line per question, and the
+    bodies are sorted by start; a body adds what reaches past the furthest end before it.
+    """
+    table = indexed.table
+    if config.budget is not None or not table.unique_ids or not rankings:
+        return None
+    top_k = config.top_k
+    counts = np.fromiter((min(len(r.indices), top_k) for r in rankings), dtype=np.int64, count=len(rankings))
+    hits = np.fromiter(
+        itertools.chain.from_iterable(r.indices[:top_k] for r in rankings), dtype=np.int64, count=int(counts.sum())
     )
+    positions = indexed.delivered_positions[hits]
+    owner = np.repeat(np.arange(len(rankings), dtype=np.int64), counts)
+    keys = np.sort(owner * max(len(table.ids), 1) + positions)
+    if np.any(keys[1:] == keys[:-1]):
+        return None
+    lengths = table.lengths[positions]
+    starts = owner * (table.line_length + 1) + table.line_starts[positions]
+    order = np.argsort(starts, kind="stable")
+    starts, ends = starts[order], starts[order] + lengths[order]
+    reach = np.maximum.accumulate(ends)
+    before = np.concatenate(([np.iinfo(np.int64).min], reach[:-1]))
+    added = np.maximum(ends - np.maximum(starts, before), 0)
+    union = np.bincount(owner[order], weights=added, minlength=len(rankings))
+    body = np.bincount(owner, weights=lengths, minlength=len(rankings))
+    sent = np.bincount(owner, weights=table.sent_lengths[positions], minlength=len(rankings))
+    # Sums of integers below 2**53: exact in float64.
+    return list(zip(sent.astype(np.int64).tolist(), (body - union).astype(np.int64).tolist(), strict=True))
 
 
 def past_window(
