@@ -130,9 +130,11 @@ def _omega_reference(item: EvidenceItem, holding: Holding) -> Span:
 def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding: Holding) -> CharacterOverlap:
     """The character counts of one question (see :class:`chunkscope.results.CharacterOverlap`).
 
-    ``delivered`` is :func:`delivered_unions` of the delivered chunks; ``holding`` gives the
-    index's delivered units that hold or touch a span.
+    ``delivered`` is :func:`delivered_unions` of the delivered chunks (at least of the evidence
+    documents); ``holding`` gives the index's delivered units that hold or touch a span.
     """
+    if len(evidence) == 1 and len(evidence[0].alternatives) == 1:
+        return _one_span_overlap(evidence[0].alternatives[0], delivered, holding)
     references = [_delivery_reference(item, delivered) for item in evidence]
     inside = [_inside(span.start, span.end, delivered.get(span.doc, ())) for span in references]
     reached = sum(_common(spans, delivered.get(doc, ())) for doc, spans in _by_doc(references).items())
@@ -143,6 +145,25 @@ def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding
         undelivered_evidence_chars=sum(span.length - n for span, n in zip(references, inside, strict=True)),
         omega_evidence_chars=omega_numerator,
         omega_chars=omega_denominator,
+    )
+
+
+def _one_span_overlap(span: Span, delivered: Unions, holding: Holding) -> CharacterOverlap:
+    """:func:`measure_overlap` of one item with one span, its reference for both counts (the common case)."""
+    inside = _inside(span.start, span.end, delivered.get(span.doc, ()))
+    units = holding(span)
+    if len(units) > 1:
+        units = list({unit.id: unit for unit in units}.values())
+    held = union_of([(unit.start, unit.end) for unit in units])
+    evidence = [(span.start, span.end)] if span.end > span.start else []
+    numerator = _common(evidence, held)
+    denominator = _length(union_of([*held, *evidence])) + sum(len(unit.prefix) for unit in units)
+    return CharacterOverlap(
+        evidence_chars=span.length,
+        delivered_evidence_chars=inside,
+        undelivered_evidence_chars=span.length - inside,
+        omega_evidence_chars=numerator,
+        omega_chars=denominator,
     )
 
 
