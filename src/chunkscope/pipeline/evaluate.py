@@ -159,7 +159,8 @@ class Evaluator:
         with self._evaluation_lock:
             if config in self._results:
                 return self._results[config]
-            result = self._evaluate(config, progress)
+            with collector_paused():  # chunking, indexing and measuring allocate much and free little
+                result = self._evaluate(config, progress)
             self._results[config] = result
             return result
 
@@ -192,13 +193,12 @@ class Evaluator:
             )
         rankings = self._rankings[ranking_key]
         windows = window_ends(index)
-        with collector_paused():
-            totals = delivery_totals(rankings, indexed, config)
-            each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
-            results = tuple(
-                measure_question(question, ranking, indexed, config, windows, sent)
-                for question, ranking, sent in zip(self.questions, rankings, each, strict=True)
-            )
+        totals = delivery_totals(rankings, indexed, config)
+        each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
+        results = tuple(
+            measure_question(question, ranking, indexed, config, windows, sent)
+            for question, ranking, sent in zip(self.questions, rankings, each, strict=True)
+        )
         summary = summarize(results, units)
         return ConfigResult(config, summary, results, units, indexed.chunking.imported)
 
@@ -220,9 +220,9 @@ def index_chunking(chunking: Chunking) -> IndexedChunking:
 def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector for a burst of allocations (restored afterwards).
 
-    Measuring creates some twenty frozen values per question, none in a reference
-    cycle, yet their number triggers repeated full collections that cost a third of
-    an evaluation. Nesting and other threads are safe: only the outermost pause
+    An evaluation creates a dozen values per question and some per unit, none in a
+    reference cycle, yet their number triggers repeated full collections of every
+    result kept so far. Nesting and other threads are safe: only the outermost pause
     re-enables a collector that was enabled.
     """
     enabled = gc.isenabled()
