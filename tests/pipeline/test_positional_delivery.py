@@ -13,7 +13,7 @@ from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator, delivery_totals, measure_question
 from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.pipeline.overlap import measure_overlap
-from chunkscope.results import Config, DeliveredChunk, DeliveredChunks, QuestionResult, ranked_chunks
+from chunkscope.results import Config, ConfigResult, DeliveredChunk, DeliveredChunks, QuestionResult, ranked_chunks
 
 SETTINGS = (
     ("fixed:size=200,overlap=60", {"top_k": 5}),
@@ -25,11 +25,10 @@ SETTINGS = (
 )
 
 
-def evaluated(sample: Dataset, chunker: str, settings: dict[str, object]) -> tuple[Evaluator, Config]:
+def evaluated(sample: Dataset, chunker: str, settings: dict[str, object]) -> tuple[Evaluator, Config, ConfigResult]:
     config = make_config(chunker, "bm25", **settings)  # type: ignore[arg-type]
     evaluator = Evaluator(sample.corpus, sample.questions.questions)
-    evaluator.evaluate(config)
-    return evaluator, config
+    return evaluator, config, evaluator.evaluate(config)
 
 
 def resent_by_hand(delivered: list[DeliveredChunk]) -> int:
@@ -46,9 +45,7 @@ def resent_by_hand(delivered: list[DeliveredChunk]) -> int:
 def test_every_question_matches_the_assembly_of_built_chunks(
     sample: Dataset, chunker: str, settings: dict[str, object]
 ) -> None:
-    evaluator, config = evaluated(sample, chunker, settings)
-    result = evaluator.cached(config)
-    assert result is not None
+    evaluator, config, result = evaluated(sample, chunker, settings)
     indexed = evaluator.chunking(config.chunker)
     chunking = indexed.chunking
     for question, measured in zip(evaluator.questions, result.questions, strict=True):
@@ -77,9 +74,7 @@ def test_every_question_matches_the_assembly_of_built_chunks(
 def test_the_per_question_path_gives_the_results_of_the_batched_one(
     sample: Dataset, chunker: str, settings: dict[str, object]
 ) -> None:
-    evaluator, config = evaluated(sample, chunker, settings)
-    result = evaluator.cached(config)
-    assert result is not None
+    evaluator, config, result = evaluated(sample, chunker, settings)
     indexed = evaluator.chunking(config.chunker)
     for question, measured in zip(evaluator.questions, result.questions, strict=True):
         alone = measure_question(question, measured.ranking, indexed, config)
@@ -88,9 +83,7 @@ def test_the_per_question_path_gives_the_results_of_the_batched_one(
 
 
 def test_totals_are_given_only_when_every_top_k_unit_is_sent_whole(sample: Dataset) -> None:
-    evaluator, plain = evaluated(sample, "fixed:size=200,overlap=60", {"top_k": 5})
-    result = evaluator.cached(plain)
-    assert result is not None
+    evaluator, plain, result = evaluated(sample, "fixed:size=200,overlap=60", {"top_k": 5})
     rankings = [q.ranking for q in result.questions]
     indexed = evaluator.chunking(plain.chunker)
     totals = delivery_totals(rankings, indexed, plain)
@@ -105,9 +98,7 @@ def test_totals_are_given_only_when_every_top_k_unit_is_sent_whole(sample: Datas
 
 
 def test_delivered_chunks_read_like_the_tuple_of_their_values(sample: Dataset) -> None:
-    evaluator, config = evaluated(sample, "fixed:size=200,overlap=60", {"top_k": 5})
-    result = evaluator.cached(config)
-    assert result is not None
+    evaluator, config, result = evaluated(sample, "fixed:size=200,overlap=60", {"top_k": 5})
     measured: QuestionResult = max(result.questions, key=lambda q: q.duplicate_chars)
     delivered = measured.delivered
     assert isinstance(delivered, DeliveredChunks)
