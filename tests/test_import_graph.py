@@ -134,7 +134,7 @@ def test_cycle_finder_finds_a_cycle_and_a_self_contained_chain() -> None:
 
 def test_the_graph_sees_module_level_and_deferred_imports() -> None:
     graph = import_graph()
-    assert "chunkscope.pipeline.evaluate" in graph["chunkscope.cli.common"]  # module level
+    assert "chunkscope.pipeline.parallel" in graph["chunkscope.cli.common"]  # module level
     assert "chunkscope.tui.app" in graph["chunkscope.cli.inspect_cmd"]  # inside run()
     # ``from chunkscope.cli import common`` depends on the module cli.common, not on the package's __init__
     assert "chunkscope.cli.common" in graph["chunkscope.cli.eval_cmd"]

@@ -22,6 +22,16 @@ class InputError(ChunkscopeError):
         what = f" field '{self.field}':" if self.field else ""
         return f"{where}:{what} {self.message}"
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keyword-only arguments: the default reduction (the class called with self.args) cannot rebuild it.
+        return _rebuild_input_error, (type(self), self.path, self.message, self.line, self.field)
+
+
+def _rebuild_input_error(
+    cls: type[InputError], path: str, message: str, line: int | None, field: str | None
+) -> InputError:
+    return cls(path, message, line=line, field=field)
+
 
 class SpecError(ChunkscopeError):
     """A chunker, retriever or tokenizer spec string that cannot be parsed."""
@@ -31,10 +41,19 @@ class MissingExtraError(ChunkscopeError):
     """A feature needs an optional dependency group that is not installed."""
 
     def __init__(self, feature: str, extra: str, module: str) -> None:
+        self.feature = feature
+        self.extra = extra
+        self.module = module
         super().__init__(
             f"{feature} needs the optional dependency '{module}': install it with  pip install 'chunkscope[{extra}]'"
         )
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return type(self), (self.feature, self.extra, self.module)
+
 
 class ChunkscopeWarning(UserWarning):
-    """Something the user should know that does not stop the work (the command line prints one line)."""
+    """Something the user should know that did not stop the work (e.g. a cache that could not be written).
+
+    Evaluations collect these and the command line prints each once, as ``chunkscope: warning: ...``.
+    """

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import bisect
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Literal
+from typing import Any, Literal, overload
 
 from chunkscope.model import Chunk, Span
 
@@ -100,6 +101,148 @@ class DeliveredChunk:
     def truncated(self) -> bool:
         """True when the body was cut to fit the budget."""
         return self.end < self.chunk.end
+
+
+class SeenPositions:
+    """Union of delivered body intervals per document, to count re-sent characters."""
+
+    __slots__ = ("intervals",)
+
+    def __init__(self) -> None:
+        self.intervals: dict[str, tuple[list[int], list[int]]] = {}
+        """Per document: starts and ends of disjoint intervals, ascending."""
+
+    def add(self, doc: str, start: int, end: int) -> int:
+        """Record [start, end) and return how many of its positions were already seen."""
+        intervals = self.intervals.get(doc)
+        if intervals is None:
+            self.intervals[doc] = ([start], [end])
+            return 0
+        starts, ends = intervals
+        first = bisect.bisect_right(ends, start)  # first interval ending after start
+        if first == len(starts) or starts[first] >= end:  # overlaps nothing: the common case
+            starts.insert(first, start)
+            ends.insert(first, end)
+            return 0
+        last = first
+        already = 0
+        while last < len(starts) and starts[last] < end:
+            already += min(end, ends[last]) - max(start, starts[last])
+            last += 1
+        start, end = min(start, starts[first]), max(end, ends[last - 1])
+        starts[first:last] = [start]
+        ends[first:last] = [end]
+        return already
+
+
+class DeliveredChunks(Sequence[DeliveredChunk]):
+    """A question's delivered chunks, kept as unit positions and built as DeliveredChunk values on first use.
+
+    The evaluator measures every question from the positions and the totals; a report or the
+    inspector reading the chunks gets exactly the values the context assembly defines
+    (``duplicate_chars`` counted in rank order). It compares equal to the tuple of its
+    DeliveredChunk values, and to any sequence of the same values.
+    """
+
+    __slots__ = ("_ends", "_items", "_positions", "_ranks", "_units", "duplicate_chars", "sent_chars")
+
+    def __init__(
+        self,
+        units: Sequence[Chunk],
+        ranks: Sequence[int],
+        positions: Sequence[int],
+        ends: Sequence[int] | None,
+        sent_chars: int,
+        duplicate_chars: int,
+    ) -> None:
+        """``units[positions[i]]`` was sent for rank ``ranks[i]``, its body up to ``ends[i]`` (None: whole units)."""
+        self._units = units
+        self._ranks = ranks
+        self._positions = positions
+        self._ends = ends
+        self._items: tuple[DeliveredChunk, ...] | None = None
+        self.sent_chars = sent_chars
+        """Characters sent, prefixes included."""
+        self.duplicate_chars = duplicate_chars
+        """Body characters an earlier delivered chunk had already sent."""
+
+    @classmethod
+    def of(cls, items: Sequence[DeliveredChunk], positions: Sequence[int]) -> DeliveredChunks:
+        """Values built already; ``positions[i]`` is where ``items[i].chunk`` stands among the delivered units."""
+        built = tuple(items)
+        chunks = cls(
+            tuple(d.chunk for d in built),
+            tuple(d.rank for d in built),
+            tuple(positions),
+            tuple(d.end for d in built),
+            sum(d.sent_chars for d in built),
+            sum(d.duplicate_chars for d in built),
+        )
+        chunks._items = built
+        return chunks
+
+    @property
+    def ranks(self) -> Sequence[int]:
+        """The rank of each delivered chunk, in delivery order."""
+        return self._ranks
+
+    @property
+    def positions(self) -> Sequence[int]:
+        """Where each delivered chunk stands among the delivered units it was recorded against."""
+        return self._positions
+
+    @property
+    def ends(self) -> Sequence[int]:
+        """One past each delivered body's last character."""
+        if self._ends is None:
+            return tuple(self._units[p].end for p in self._positions)
+        return self._ends
+
+    def _built(self) -> tuple[DeliveredChunk, ...]:
+        if self._items is None:
+            seen = SeenPositions()
+            items = []
+            units = self._units
+            for rank, position, end in zip(self._ranks, self._positions, self.ends, strict=True):
+                unit = units[position]
+                sent = len(unit.prefix) + end - unit.start
+                items.append(DeliveredChunk(rank, unit, unit.start, end, sent, seen.add(unit.doc, unit.start, end)))
+            self._items = tuple(items)
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._ranks)
+
+    @overload
+    def __getitem__(self, index: int) -> DeliveredChunk: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[DeliveredChunk, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> DeliveredChunk | tuple[DeliveredChunk, ...]:
+        return self._built()[index]
+
+    def __iter__(self) -> Iterator[DeliveredChunk]:
+        return iter(self._built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeliveredChunks):
+            return self._built() == other._built()
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._items is not None:
+            return DeliveredChunks.of, (self._items, tuple(self._positions))
+        state = (self._units, tuple(self._ranks), tuple(self._positions), self._ends)
+        return DeliveredChunks, (*state, self.sent_chars, self.duplicate_chars)
 
 
 DeliveryStop = Literal["top_k", "budget", "exhausted"]
@@ -324,8 +467,8 @@ class QuestionResult:
     """The ranking, truncated to ``Config.depth``."""
     first_correct_rank: int | None
     """Smallest r such that ranks 1..r together contain every required item."""
-    delivered: tuple[DeliveredChunk, ...]
-    """What the context assembly sent, in order."""
+    delivered: Sequence[DeliveredChunk]
+    """What the context assembly sent, in order (a tuple, or :class:`DeliveredChunks` from the evaluator)."""
     skipped_ranks: tuple[int, ...]
     """Ranks within top-k that were not delivered (budget)."""
     delivery_stop: DeliveryStop
@@ -376,12 +519,18 @@ class QuestionResult:
     @property
     def sent_chars(self) -> int:
         """Characters delivered (prefixes included)."""
-        return sum(d.sent_chars for d in self.delivered)
+        delivered = self.delivered
+        if isinstance(delivered, DeliveredChunks):
+            return delivered.sent_chars
+        return sum(d.sent_chars for d in delivered)
 
     @property
     def duplicate_chars(self) -> int:
         """Delivered body characters minus distinct (document, position) pairs delivered."""
-        return sum(d.duplicate_chars for d in self.delivered)
+        delivered = self.delivered
+        if isinstance(delivered, DeliveredChunks):
+            return delivered.duplicate_chars
+        return sum(d.duplicate_chars for d in delivered)
 
     @property
     def lost(self) -> bool:

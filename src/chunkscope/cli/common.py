@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -24,7 +25,8 @@ from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, parse_match_policy
 from chunkscope.io.targets import names_stdout, target_problem, write_report
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
-from chunkscope.results import Config, ConfigResult
+from chunkscope.pipeline.parallel import FINISHED, evaluate_configs
+from chunkscope.results import ChunkImport, Config, ConfigResult
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.run import RunFile
 from chunkscope.spec.grammar import SpecDefaults, format_spec
@@ -340,32 +342,51 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def evaluate_all(dataset: Dataset, configs: Sequence[Config], evaluator: Evaluator | None = None) -> list[ConfigResult]:
-    """Evaluate configurations, with progress bars on stderr when it is a terminal.
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """--jobs: worker processes evaluating configurations in parallel."""
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="configurations evaluated in parallel by N worker processes (default: the machine's cores, "
+        f"{os.cpu_count() or 1}); 1 evaluates them one after another in this process. The results are the same",
+    )
 
-    The second bar follows the current stage (chunking, indexing, ranking), so a
-    long embedding run of a dense retriever shows how far it got. ``evaluator``
-    (default: a new one on ``dataset``) keeps the results cached, e.g. for the inspector.
+
+def evaluate_all(
+    dataset: Dataset, configs: Sequence[Config], jobs: int = 1, evaluator: Evaluator | None = None
+) -> list[ConfigResult]:
+    """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
+
+    The first bar counts finished configurations; the second follows the stage (chunking, indexing,
+    ranking) of the configuration last heard from, so a long embedding run of a dense retriever
+    shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
+    With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
+    are evaluated by it in this process, whatever ``jobs`` says.
     """
-    evaluator = evaluator or Evaluator(dataset.corpus, dataset.questions.questions)
+    questions = dataset.questions.questions
     if not sys.stderr.isatty():
-        results = [evaluator.evaluate(config) for config in configs]
-        report_chunking_problems(evaluator, configs)
-        return results
-    results = []
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        overall = progress.add_task("evaluating", total=len(configs))
-        stage_task = progress.add_task("", total=1)
+        evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs, evaluator=evaluator)
+    else:
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            overall = progress.add_task("evaluating", total=len(configs))
+            stage_task = progress.add_task("", total=1)
 
-        def follow(stage: str, done: int, total: int) -> None:
-            progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
+            def follow(position: int, stage: str, done: int, total: int) -> None:
+                if stage == FINISHED:
+                    progress.advance(overall)
+                    return
+                progress.update(overall, description=configs[position].label)
+                progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
 
-        for config in configs:
-            progress.update(overall, description=config.label)
-            results.append(evaluator.evaluate(config, follow))
-            progress.advance(overall)
-    report_chunking_problems(evaluator, configs)
-    return results
+            evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs, follow, evaluator=evaluator)
+    for warning in evaluation.retriever_warnings:
+        print(f"chunkscope: warning: {warning}", file=sys.stderr)
+    for chunker, problems in evaluation.chunking_problems:
+        imported = next(result.chunk_import for result in evaluation.results if result.config.chunker == chunker)
+        print_import_summary(imported, problems)
+    return list(evaluation.results)
 
 
 def report_chunking_problems(evaluator: Evaluator, configs: Sequence[Config]) -> None:
@@ -376,9 +397,14 @@ def report_chunking_problems(evaluator: Evaluator, configs: Sequence[Config]) ->
 
 def print_chunking_problems(chunking: Chunking) -> None:
     """A chunking's import summary (for a dump) and its warnings, on stderr."""
-    if chunking.imported is not None:
-        print(f"chunkscope: chunks {import_summary_line(chunking.imported)}", file=sys.stderr)
-    for problem in chunking.problems:
+    print_import_summary(chunking.imported, chunking.problems)
+
+
+def print_import_summary(imported: ChunkImport | None, problems: Sequence[str]) -> None:
+    """An import summary (when chunks were read from a dump), then each chunking problem, on stderr."""
+    if imported is not None:
+        print(f"chunkscope: chunks {import_summary_line(imported)}", file=sys.stderr)
+    for problem in problems:
         print(f"chunkscope: warning: {problem}", file=sys.stderr)
 
 

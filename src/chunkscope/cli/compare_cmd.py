@@ -45,6 +45,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--by-tag", action="store_true", help="also compare per question tag")
     add_group_options(parser)
     common.add_output_options(parser)
+    common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     common.check_outputs(args, configs)
     margins = equivalence_margins(args)
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs)
+    results = common.evaluate_all(dataset, configs, args.jobs)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
     equivalence = None

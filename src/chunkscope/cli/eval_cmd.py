@@ -27,6 +27,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser)
     common.add_output_options(parser, offsets=True)
+    common.add_jobs_option(parser)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     add_group_options(parser)
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             baseline.summary_for(config)
     dataset, rules = apply_groups(args, common.load_from_args(args))
     gate.tag_results([], dataset.questions.questions, conditions)  # an unknown tag fails before evaluating
-    results = common.evaluate_all(dataset, configs)
+    results = common.evaluate_all(dataset, configs, args.jobs)
     console = render.console(stderr=common.stdout_is_data(args))
     render.eval_table(console, dataset, results)
     render.diagnosis_table(console, results)

@@ -72,6 +72,7 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="then open the inspector on the sweep map (enter on a cell: that configuration as A, the best as B)",
     )
+    common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -187,7 +188,8 @@ def run(args: argparse.Namespace) -> int:
     margins = equivalence_margins(args)
     dataset, rules = apply_groups(args, common.load_from_args(args))
     session = inspector_session(dataset, configs[0]) if args.inspect else None
-    results = common.evaluate_all(dataset, configs, session.evaluator if session is not None else None)
+    evaluator = session.evaluator if session is not None else None
+    results = common.evaluate_all(dataset, configs, args.jobs, evaluator)
     questions = dataset.questions.questions
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from chunkscope.results import (
     Overflow,
     QuestionResult,
     RankedChunk,
+    SeenPositions,
     TopKEnd,
     ranked_chunks,
 )
@@ -70,7 +70,7 @@ def assemble_units(
     delivered: list[DeliveredChunk] = []
     skipped: list[int] = []
     sent_units: set[str] = set()
-    seen = _SeenPositions()
+    seen = SeenPositions()
     used = 0
     for position, (rank, unit) in enumerate(window):
         if unit.id in sent_units:
@@ -184,36 +184,6 @@ def _status(
     )
 
 
-def _deliver(rank: int, unit: Chunk, end: int, seen: _SeenPositions) -> DeliveredChunk:
+def _deliver(rank: int, unit: Chunk, end: int, seen: SeenPositions) -> DeliveredChunk:
     duplicate = seen.add(unit.doc, unit.start, end)
     return DeliveredChunk(rank, unit, unit.start, end, len(unit.prefix) + end - unit.start, duplicate)
-
-
-class _SeenPositions:
-    """Union of delivered body intervals per document, to count re-sent characters."""
-
-    def __init__(self) -> None:
-        self.intervals: dict[str, tuple[list[int], list[int]]] = {}
-        """Per document: starts and ends of disjoint intervals, ascending."""
-
-    def add(self, doc: str, start: int, end: int) -> int:
-        """Record [start, end) and return how many of its positions were already seen."""
-        intervals = self.intervals.get(doc)
-        if intervals is None:
-            self.intervals[doc] = ([start], [end])
-            return 0
-        starts, ends = intervals
-        first = bisect.bisect_right(ends, start)  # first interval ending after start
-        if first == len(starts) or starts[first] >= end:  # overlaps nothing: the common case
-            starts.insert(first, start)
-            ends.insert(first, end)
-            return 0
-        last = first
-        already = 0
-        while last < len(starts) and starts[last] < end:
-            already += min(end, ends[last]) - max(start, starts[last])
-            last += 1
-        start, end = min(start, starts[first]), max(end, ends[last - 1])
-        starts[first:last] = [start]
-        ends[first:last] = [end]
-        return already

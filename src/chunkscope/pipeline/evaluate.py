@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import gc
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from threading import Lock
+
+import numpy as np
 
 from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
 from chunkscope.io.gold import trim_questions
@@ -15,12 +18,14 @@ from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
 from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.pipeline.locate import UnitLocator
-from chunkscope.pipeline.overlap import delivered_unions, measure_overlap, piece_ranks
+from chunkscope.pipeline.overlap import measure_overlap, piece_ranks, unions_by_doc
 from chunkscope.results import (
     Attribution,
     Config,
     ConfigResult,
     Cut,
+    DeliveredChunks,
+    DeliveryStop,
     QuestionResult,
     Ranking,
 )
@@ -52,6 +57,67 @@ class IndexedChunking:
     """For each retrieval unit, the index of its delivered unit in ``delivered_units``."""
     unit_locator: UnitLocator | None = None
     """Over the retrieval units when they are not the delivered ones (parent-child chunking)."""
+    table: UnitTable = field(init=False, repr=False, compare=False)
+    """The delivered units' ids, documents, offsets and sent lengths as columns (the measuring hot path)."""
+    delivered_positions: np.ndarray = field(init=False, repr=False, compare=False)
+    """``delivered_index`` as an array."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", UnitTable.of(self.chunking.delivered_units))
+        object.__setattr__(self, "delivered_positions", np.asarray(self.delivered_index, dtype=np.int64))
+
+
+@dataclass(frozen=True, slots=True)
+class UnitTable:
+    """Columns of a unit sequence: a tuple item is cheaper to read than a Chunk attribute in the hot path."""
+
+    ids: tuple[str, ...]
+    docs: tuple[str, ...]
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+    sent: tuple[int, ...]
+    """Prefix plus body length: what sending the unit whole costs in characters."""
+    unique_ids: bool
+    """No two units share an id (false for the parents of parent-child chunking)."""
+    lengths: np.ndarray
+    """Body lengths (int64)."""
+    sent_lengths: np.ndarray
+    """``sent`` as an array (int64)."""
+    line_starts: np.ndarray
+    """Each body's start on one line of the documents laid end to end (int64)."""
+    line_length: int
+    """The length of that line."""
+
+    @classmethod
+    def of(cls, units: Sequence[Chunk]) -> UnitTable:
+        """The columns of ``units``."""
+        ids = tuple(u.id for u in units)
+        docs = tuple(u.doc for u in units)
+        starts = tuple(u.start for u in units)
+        ends = tuple(u.end for u in units)
+        document_ends: dict[str, int] = {}
+        for doc, end in zip(docs, ends, strict=True):
+            document_ends[doc] = max(end, document_ends.get(doc, 0))
+        offsets: dict[str, int] = {}
+        line_length = 0
+        for doc, end in document_ends.items():
+            offsets[doc] = line_length
+            line_length += end
+        first = np.fromiter(map(offsets.__getitem__, docs), dtype=np.int64, count=len(docs))
+        start_array = np.asarray(starts, dtype=np.int64).reshape(-1)
+        sent = tuple(u.sent_length for u in units)
+        return cls(
+            ids,
+            docs,
+            starts,
+            ends,
+            sent,
+            len(set(ids)) == len(ids),
+            np.asarray(ends, dtype=np.int64).reshape(-1) - start_array,
+            np.asarray(sent, dtype=np.int64).reshape(-1),
+            first + start_array,
+            line_length,
+        )
 
 
 class Evaluator:
@@ -109,7 +175,8 @@ class Evaluator:
         with self._evaluation_lock:
             if config in self._results:
                 return self._results[config]
-            result = self._evaluate(config, checked_progress(progress, cancelled))
+            with collector_paused():  # chunking, indexing and measuring allocate much and free little
+                result = self._evaluate(config, checked_progress(progress, cancelled))
             self._results[config] = result
             return result
 
@@ -143,13 +210,14 @@ class Evaluator:
             )
         rankings = self._rankings[ranking_key]
         windows = window_ends(index)
+        totals = delivery_totals(rankings, indexed, config)
+        each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
         count = len(self.questions)
         results: list[QuestionResult] = []
-        with collector_paused():
-            for number, (question, ranking) in enumerate(zip(self.questions, rankings, strict=True)):
-                if number % MEASURE_REPORT_EVERY == 0:
-                    report("measuring", number, count)
-                results.append(measure_question(question, ranking, indexed, config, windows))
+        for number, (question, ranking, sent) in enumerate(zip(self.questions, rankings, each, strict=True)):
+            if number % MEASURE_REPORT_EVERY == 0:
+                report("measuring", number, count)
+            results.append(measure_question(question, ranking, indexed, config, windows, sent))
         summary = summarize(tuple(results), units)
         return ConfigResult(config, summary, tuple(results), units, indexed.chunking.imported)
 
@@ -194,9 +262,9 @@ def embeds(strategy: object) -> bool:
 def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector for a burst of allocations (restored afterwards).
 
-    Measuring creates some twenty frozen values per question, none in a reference
-    cycle, yet their number triggers repeated full collections that cost a third of
-    an evaluation. Nesting and other threads are safe: only the outermost pause
+    An evaluation creates a dozen values per question and some per unit, none in a
+    reference cycle, yet their number triggers repeated full collections of every
+    result kept so far. Nesting and other threads are safe: only the outermost pause
     re-enables a collector that was enabled.
     """
     enabled = gc.isenabled()
@@ -214,21 +282,31 @@ def measure_question(
     indexed: IndexedChunking,
     config: Config,
     windows: Sequence[int] | None = None,
+    totals: tuple[int, int] | None = None,
 ) -> QuestionResult:
-    """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does)."""
+    """All per-question metrics for one ranking (``windows``: where the model stops reading each unit, if it does).
+
+    Delivery is measured on unit positions and offsets; the delivered chunks are built as values only
+    when read (:class:`chunkscope.results.DeliveredChunks`). ``totals``: the characters sent and re-sent,
+    from :func:`delivery_totals` (which gives them only without a budget and without repeated units).
+    """
     chunking = indexed.chunking
     locator = indexed.locator
     parents = chunking.parents
+    span_holders: list[list[list[int]]] = []
     containing_units: list[set[int]] = []
     cuts: list[Cut] = []
     for item in question.evidence:
         holders: set[int] = set()
+        per_span = []
         for span in item.alternatives:
             found = locator.containing(span)
             if found:
                 holders.update(found)
             else:
                 cuts.append(locator.cut(span))
+            per_span.append(found)
+        span_holders.append(per_span)
         containing_units.append(holders)
     evidence_exists = all(containing_units)
     delivered_index = indexed.delivered_index
@@ -237,26 +315,47 @@ def measure_question(
         tuple(r for r, unit in enumerate(hit_units, start=1) if unit in holders) for holders in containing_units
     )
     first_correct = max((ranks[0] for ranks in item_ranks), default=None) if all(item_ranks) else None
-    delivered_units = chunking.delivered_units
-    window = [(rank, delivered_units[i]) for rank, i in enumerate(ranking.indices[: config.top_k], start=1)]
-    delivery = assemble_units(
-        window, len(window) >= config.top_k, config.budget, config.overflow, delivery_cost(config)
-    )
-    covered = tuple(
-        any(
-            d.chunk.doc == span.doc and d.start <= span.start and span.end <= d.end
-            for d in delivery.delivered
-            for span in item.alternatives
-        )
-        for item in question.evidence
-    )
+    table = indexed.table
+    docs, starts = table.docs, table.starts
     evidence_docs = {span.doc for span in question.gold_spans}
-    unions = delivered_unions(delivery.delivered)
+    top_k = config.top_k
+    if totals is not None:
+        window = hit_units[:top_k]
+        delivery = _Delivered(
+            DeliveredChunks(chunking.delivered_units, range(1, len(window) + 1), window, None, *totals),
+            (),
+            "top_k" if len(window) >= top_k else "exhausted",
+        )
+        # Every unit of the top-k is sent whole: an item is covered when a top-k hit holds it.
+        covered = tuple(bool(ranks) and ranks[0] <= top_k for ranks in item_ranks)
+        ends = table.ends
+        pieces = [(r, docs[u], starts[u], ends[u]) for r, u in enumerate(window, start=1) if docs[u] in evidence_docs]
+    else:
+        delivery = _deliver(hit_units, indexed, config)
+        sent = delivery.chunks
+        ends_at = dict(zip(sent.positions, sent.ends, strict=True))
+        covered = tuple(
+            any(
+                unit in ends_at and span.end <= ends_at[unit]
+                for span, found in zip(item.alternatives, per_span, strict=True)
+                for unit in found
+            )
+            for item, per_span in zip(question.evidence, span_holders, strict=True)
+        )
+        pieces = [
+            (rank, docs[u], starts[u], end)
+            for rank, u, end in zip(sent.ranks, sent.positions, sent.ends, strict=True)
+            if docs[u] in evidence_docs
+        ]
+    # Only the evidence documents' delivered bodies count for the overlap and the pieces.
+    unions = unions_by_doc(pieces)
     attribution = (
         ()
         if parents is None
         else attribute_items(
-            question, [chunking.units[i] for i in ranking.indices[: config.top_k]], [u for _, u in window]
+            question,
+            [chunking.units[i] for i in ranking.indices[:top_k]],
+            [chunking.delivered_units[u] for u in hit_units[:top_k]],
         )
     )
     return QuestionResult(
@@ -265,20 +364,103 @@ def measure_question(
         cuts=tuple(cuts),
         ranking=ranking,
         first_correct_rank=first_correct,
-        delivered=delivery.delivered,
-        skipped_ranks=delivery.skipped_ranks,
+        delivered=delivery.chunks,
+        skipped_ranks=delivery.skipped,
         delivery_stop=delivery.stop,
         covered=covered,
-        doc_hit=any(d.chunk.doc in evidence_docs for d in delivery.delivered),
+        doc_hit=bool(pieces),
         item_ranks=item_ranks,
         attribution=attribution,
-        piece_ranks=piece_ranks(question.evidence, covered, delivery.delivered, unions),
+        piece_ranks=piece_ranks(question.evidence, covered, pieces, unions),
         overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
         units=chunking.units,
         parents=parents,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Delivered:
+    """One question's delivery: the chunks sent (as unit positions), the ranks skipped and why it stopped."""
+
+    chunks: DeliveredChunks
+    skipped: tuple[int, ...]
+    stop: DeliveryStop
+
+
+def _deliver(hit_units: Sequence[int], indexed: IndexedChunking, config: Config) -> _Delivered:
+    """The context assembly of one question: without a budget every distinct unit of the top-k is sent whole."""
+    window = hit_units[: config.top_k]
+    reached = len(window) >= config.top_k
+    units = indexed.chunking.delivered_units
+    if config.budget is None:
+        table = indexed.table
+        ids = table.ids
+        sent_ids: set[str] = set()
+        ranks: list[int] = []
+        positions: list[int] = []
+        for rank, unit in enumerate(window, start=1):
+            unit_id = ids[unit]
+            if unit_id not in sent_ids:
+                sent_ids.add(unit_id)
+                ranks.append(rank)
+                positions.append(unit)
+        pieces = [(table.docs[u], table.starts[u], table.ends[u]) for u in positions]
+        body = sum(end - start for _, start, end in pieces)
+        union = unions_by_doc((0, doc, start, end) for doc, start, end in pieces)
+        duplicates = body - sum(end - start for ranges in union.values() for start, end in ranges)
+        sent = sum(table.sent[u] for u in positions)
+        chunks = DeliveredChunks(units, ranks, positions, None, sent, duplicates)
+        return _Delivered(chunks, (), "top_k" if reached else "exhausted")
+    delivery = assemble_units(
+        [(rank, units[u]) for rank, u in enumerate(window, start=1)],
+        reached,
+        config.budget,
+        config.overflow,
+        delivery_cost(config),
+    )
+    built = delivery.delivered
+    positions = [window[d.rank - 1] for d in built]
+    return _Delivered(DeliveredChunks.of(built, positions), delivery.skipped_ranks, delivery.stop)
+
+
+def delivery_totals(
+    rankings: Sequence[Ranking], indexed: IndexedChunking, config: Config
+) -> list[tuple[int, int]] | None:
+    """Per question, the characters sent and re-sent when every unit of its top-k is sent whole.
+
+    None with a budget, or when some top-k holds a unit twice (parent-child chunking, ids shared by
+    several units): :func:`measure_question` then assembles each context itself. Re-sent characters
+    are the bodies' length minus their union per document, found for every question at once: each
+    body is placed at its document's offset on one line of documents, a line per question, and the
+    bodies are sorted by start; a body adds what reaches past the furthest end before it.
+    """
+    table = indexed.table
+    if config.budget is not None or not table.unique_ids or not rankings:
+        return None
+    top_k = config.top_k
+    counts = np.fromiter((min(len(r.indices), top_k) for r in rankings), dtype=np.int64, count=len(rankings))
+    hits = np.fromiter(
+        itertools.chain.from_iterable(r.indices[:top_k] for r in rankings), dtype=np.int64, count=int(counts.sum())
+    )
+    positions = indexed.delivered_positions[hits]
+    owner = np.repeat(np.arange(len(rankings), dtype=np.int64), counts)
+    keys = np.sort(owner * max(len(table.ids), 1) + positions)
+    if np.any(keys[1:] == keys[:-1]):
+        return None
+    lengths = table.lengths[positions]
+    starts = owner * (table.line_length + 1) + table.line_starts[positions]
+    order = np.argsort(starts, kind="stable")
+    starts, ends = starts[order], starts[order] + lengths[order]
+    reach = np.maximum.accumulate(ends)
+    before = np.concatenate(([np.iinfo(np.int64).min], reach[:-1]))
+    added = np.maximum(ends - np.maximum(starts, before), 0)
+    union = np.bincount(owner[order], weights=added, minlength=len(rankings))
+    body = np.bincount(owner, weights=lengths, minlength=len(rankings))
+    sent = np.bincount(owner, weights=table.sent_lengths[positions], minlength=len(rankings))
+    # Sums of integers below 2**53: exact in float64.
+    return list(zip(sent.astype(np.int64).tolist(), (body - union).astype(np.int64).tolist(), strict=True))
 
 
 def past_window(

@@ -16,12 +16,23 @@ from fractions import Fraction
 from chunkscope.model import Chunk, EvidenceItem, Span
 from chunkscope.results import CharacterOverlap, DeliveredChunk
 
-__all__ = ["Range", "Unions", "delivered_unions", "measure_overlap", "piece_ranks", "union_of"]
+__all__ = [
+    "Piece",
+    "Range",
+    "Unions",
+    "delivered_unions",
+    "measure_overlap",
+    "piece_ranks",
+    "union_of",
+    "unions_by_doc",
+]
 
 Range = tuple[int, int]
 """A half-open character range ``[start, end)`` of one document."""
 Unions = dict[str, list[Range]]
 """Per document: disjoint ranges, ascending."""
+Piece = tuple[int, str, int, int]
+"""A delivered body: ``(rank, document, start, end)`` (truncated bodies as cut)."""
 Holding = Callable[[Span], Sequence[Chunk]]
 """The index units that hold or touch a span (:meth:`chunkscope.pipeline.locate.UnitLocator.touching`)."""
 
@@ -60,9 +71,14 @@ def _common(first: Sequence[Range], second: Sequence[Range]) -> int:
 
 def delivered_unions(delivered: Iterable[DeliveredChunk]) -> Unions:
     """The union of the delivered bodies (truncated bodies as cut) per document."""
+    return unions_by_doc((d.rank, d.chunk.doc, d.start, d.end) for d in delivered)
+
+
+def unions_by_doc(pieces: Iterable[Piece]) -> Unions:
+    """The union of the delivered bodies given as ``(rank, doc, start, end)`` per document."""
     ranges: dict[str, list[Range]] = {}
-    for d in delivered:
-        ranges.setdefault(d.chunk.doc, []).append((d.start, d.end))
+    for _, doc, start, end in pieces:
+        ranges.setdefault(doc, []).append((start, end))
     return {doc: union_of(found) for doc, found in ranges.items()}
 
 
@@ -114,9 +130,11 @@ def _omega_reference(item: EvidenceItem, holding: Holding) -> Span:
 def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding: Holding) -> CharacterOverlap:
     """The character counts of one question (see :class:`chunkscope.results.CharacterOverlap`).
 
-    ``delivered`` is :func:`delivered_unions` of the delivered chunks; ``holding`` gives the
-    index's delivered units that hold or touch a span.
+    ``delivered`` is :func:`delivered_unions` of the delivered chunks (at least of the evidence
+    documents); ``holding`` gives the index's delivered units that hold or touch a span.
     """
+    if len(evidence) == 1 and len(evidence[0].alternatives) == 1:
+        return _one_span_overlap(evidence[0].alternatives[0], delivered, holding)
     references = [_delivery_reference(item, delivered) for item in evidence]
     inside = [_inside(span.start, span.end, delivered.get(span.doc, ())) for span in references]
     reached = sum(_common(spans, delivered.get(doc, ())) for doc, spans in _by_doc(references).items())
@@ -130,17 +148,37 @@ def measure_overlap(evidence: Sequence[EvidenceItem], delivered: Unions, holding
     )
 
 
+def _one_span_overlap(span: Span, delivered: Unions, holding: Holding) -> CharacterOverlap:
+    """:func:`measure_overlap` of one item with one span, its reference for both counts (the common case)."""
+    inside = _inside(span.start, span.end, delivered.get(span.doc, ()))
+    units = holding(span)
+    if len(units) > 1:
+        units = list({unit.id: unit for unit in units}.values())
+    held = union_of([(unit.start, unit.end) for unit in units])
+    evidence = [(span.start, span.end)] if span.end > span.start else []
+    numerator = _common(evidence, held)
+    denominator = _length(union_of([*held, *evidence])) + sum(len(unit.prefix) for unit in units)
+    return CharacterOverlap(
+        evidence_chars=span.length,
+        delivered_evidence_chars=inside,
+        undelivered_evidence_chars=span.length - inside,
+        omega_evidence_chars=numerator,
+        omega_chars=denominator,
+    )
+
+
 def piece_ranks(
     evidence: Sequence[EvidenceItem],
     covered: Sequence[bool],
-    delivered: Sequence[DeliveredChunk],
+    delivered: Sequence[Piece],
     unions: Unions,
 ) -> tuple[tuple[int, ...], ...]:
-    """Per required item: the ranks of the delivered chunks holding it in pieces, or ``()``.
+    """Per required item: the ranks of the delivered bodies holding it in pieces, or ``()``.
 
     An item is delivered in pieces when no delivered chunk holds it whole (``not covered``) but
     every character of one of its alternatives lies in the delivered bodies (``unions``); its
-    ranks are those of the delivered chunks overlapping the first such alternative, ascending.
+    ranks are those of the delivered bodies (``(rank, doc, start, end)``) overlapping the first
+    such alternative, ascending.
     """
     ranks: list[tuple[int, ...]] = []
     for item, whole in zip(evidence, covered, strict=True):
@@ -148,6 +186,8 @@ def piece_ranks(
         if span is None:
             ranks.append(())
             continue
-        holders = (d.rank for d in delivered if d.chunk.doc == span.doc and d.start < span.end and span.start < d.end)
+        holders = (
+            rank for rank, doc, start, end in delivered if doc == span.doc and start < span.end and span.start < end
+        )
         ranks.append(tuple(sorted(holders)))
     return tuple(ranks)

@@ -1,7 +1,7 @@
 """Retrievers, registered by name; importing this package registers the built-ins."""
 
 from chunkscope.results import Ranking
-from chunkscope.retrievers import bm25, dense, overlap, plugin, rerank, rrf, run
+from chunkscope.retrievers import bm25, dense, engine, overlap, plugin, rerank, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
 from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
@@ -11,6 +11,7 @@ __all__ = [
     "RetrieverIndex",
     "bm25",
     "dense",
+    "engine",
     "overlap",
     "parse_retriever",
     "plugin",

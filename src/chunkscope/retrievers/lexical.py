@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -143,20 +142,11 @@ class Vocabulary(Mapping[str, int]):
         self.lookup = tokens.lookup
         self.term_text = tokens.term_text
         self.stream_ids = stream_ids
-        self.looked_up: dict[str, int] = {}
-        """Ids found before: every depth and delivery setting ranks the same questions again."""
 
     def ids(self, texts: Sequence[str]) -> np.ndarray:
         """Term ids of token texts (int64), -1 for tokens no unit has."""
-        looked_up = self.looked_up
-        ids = np.fromiter(map(looked_up.get, texts, repeat(-2)), dtype=np.int64, count=len(texts))
-        missing = np.flatnonzero(ids == -2)
-        if len(missing):
-            new = [texts[i] for i in missing.tolist()]
-            found = self._find(new)
-            ids[missing] = found
-            looked_up.update(zip(new, found.tolist(), strict=True))
-        return ids
+        # The token streams remember what they looked up, for every chunking of their corpus.
+        return self._find(texts)
 
     def _find(self, texts: Sequence[str]) -> np.ndarray:
         stream = self.lookup(texts)

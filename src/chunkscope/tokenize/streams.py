@@ -25,7 +25,8 @@ tokenised from its text directly.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import repeat
 
 import numpy as np
 
@@ -297,8 +298,7 @@ class TermSpace:
 
     def lookup(self, tokens: Sequence[str]) -> np.ndarray:
         """Ids of many tokens at once (int64), -1 for unknown ones."""
-        codes = codes_of(tokens, self.tokens.words)
-        ids = ids_of_codes(self.tokens.sorted_codes, self.tokens.sorted_ids, codes)
+        ids = self.tokens.corpus_ids(tokens)
         found = ids >= 0
         if self.extra:
             for index in np.flatnonzero(~found).tolist():
@@ -348,6 +348,21 @@ class DocumentTokens:
     cluster_starts: np.ndarray
     cluster_ends: np.ndarray
     """Global spans of the clusters of more than one character (see ``joins_previous``)."""
+    found: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+    """Corpus term ids of the token texts looked up so far (-1: not in the corpus): every chunking of
+    the corpus looks up the same questions' tokens."""
+
+    def corpus_ids(self, tokens: Sequence[str]) -> np.ndarray:
+        """Corpus term ids of token texts (int64), -1 for a text no document has."""
+        found = self.found
+        ids = np.fromiter(map(found.get, tokens, repeat(-2)), dtype=np.int64, count=len(tokens))
+        missing = np.flatnonzero(ids == -2)
+        if len(missing):
+            new = [tokens[i] for i in missing.tolist()]
+            looked_up = ids_of_codes(self.sorted_codes, self.sorted_ids, codes_of(new, self.words))
+            ids[missing] = looked_up
+            found.update(zip(new, looked_up.tolist(), strict=True))
+        return ids
 
     def token_ends(self, index: np.ndarray) -> np.ndarray:
         """End positions of the tokens at ``index`` (an index past the last token gives 0)."""

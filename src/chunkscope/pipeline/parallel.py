@@ -1,0 +1,349 @@
+"""Evaluate many configurations over one dataset, in worker processes when asked.
+
+``evaluate_configs(corpus, questions, configs, jobs)`` gives the same ConfigResults, in the same
+order, whatever ``jobs`` is: each configuration is computed by the same code from the same inputs,
+only in another process. With ``jobs == 1`` (or one configuration) everything runs in this process.
+
+Workers are started with the ``fork`` method where the platform has it (they inherit the dataset,
+nothing is copied), else ``spawn`` (the dataset is pickled once and sent to each worker by the pool
+initializer). Each task sends one Config and gets back its ConfigResult, pickled with
+:func:`dumps`, which rebuilds chunkscope's frozen slotted dataclasses through their constructors
+(several times faster than their default pickling) and pickles read-only mappings as dicts.
+
+Workers ignore SIGINT: Ctrl-C interrupts the parent, which ends the workers and re-raises
+KeyboardInterrupt. A ChunkscopeError or ValueError in a worker (a bad spec, a missing extra) is
+raised again in the parent: the same exception, or, when it does not pickle, one with the same message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import operator
+import pickle
+import queue
+import signal
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from io import BytesIO
+from types import MappingProxyType
+from typing import Any
+
+from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
+from chunkscope.model import Corpus, Question
+from chunkscope.pipeline.evaluate import Evaluator, collector_paused
+from chunkscope.results import Config, ConfigResult
+
+ConfigProgress = Callable[[int, str, int, int], None]
+"""Called with (position of the configuration in ``configs``, stage, done, total)."""
+
+FINISHED = "finished"
+"""The stage reported once a configuration's result is in."""
+
+STAGE_INTERVAL = 0.1
+"""Seconds between two progress messages of one worker within a stage."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The results of ``evaluate_configs`` and what was noticed on the way."""
+
+    results: tuple[ConfigResult, ...]
+    """One result per configuration, in the order of the configurations."""
+    chunking_problems: tuple[tuple[str, tuple[str, ...]], ...]
+    """(chunker spec, its chunking's problems) for each chunking, in the order of the configurations."""
+    retriever_warnings: tuple[str, ...]
+    """ChunkscopeWarnings raised while evaluating (e.g. a cache not written), each once, in order."""
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Chunking problems, then retriever warnings, each once."""
+        problems = [problem for _, problems in self.chunking_problems for problem in problems]
+        return tuple(dict.fromkeys([*problems, *self.retriever_warnings]))
+
+
+def evaluate_configs(
+    corpus: Corpus,
+    questions: Sequence[Question],
+    configs: Sequence[Config],
+    jobs: int = 1,
+    progress: ConfigProgress | None = None,
+    evaluator: Evaluator | None = None,
+) -> Evaluation:
+    """Evaluate ``configs`` with up to ``jobs`` worker processes (1: in this process).
+
+    With ``evaluator`` they are evaluated by it, in this process, so its caches keep them.
+    """
+    if jobs < 1:
+        raise ValueError(f"--jobs must be at least 1, got {jobs}")
+    report = progress or _ignore_progress
+    workers = min(jobs, len(configs))
+    if evaluator is not None or workers <= 1:
+        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report)
+    else:
+        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report)
+    problems: dict[str, tuple[str, ...]] = {}
+    for outcome in outcomes:
+        problems.setdefault(outcome.result.config.chunker, outcome.problems)
+    caught = [note for outcome in outcomes for note in outcome.caught]
+    return Evaluation(
+        tuple(outcome.result for outcome in outcomes), tuple(problems.items()), tuple(dict.fromkeys(caught))
+    )
+
+
+def _ignore_progress(position: int, stage: str, done: int, total: int) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """One configuration's result, its chunking's problems and the warnings raised while computing it."""
+
+    result: ConfigResult
+    problems: tuple[str, ...]
+    caught: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Failure:
+    """An input error raised in a worker: the exception itself when it pickles, else its message."""
+
+    error: Exception | None
+    message: str
+    value_error: bool
+
+    def exception(self) -> Exception:
+        if self.error is not None:
+            return self.error
+        return ValueError(self.message) if self.value_error else ChunkscopeError(self.message)
+
+
+def _failure(exc: Exception) -> _Failure:
+    """What to send back for ``exc``: the same class and message in the parent when pickle can carry it."""
+    try:
+        copy = pickle.loads(pickle.dumps(exc))
+        error = copy if type(copy) is type(exc) and str(copy) == str(exc) else None
+    except Exception:  # any failure to pickle means: send the message
+        error = None
+    return _Failure(error, str(exc), not isinstance(exc, ChunkscopeError))
+
+
+def _evaluate_here(evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress) -> list[_Outcome]:
+    outcomes = []
+    for position, config in enumerate(configs):
+        outcomes.append(_evaluate_one(evaluator, position, config, report))
+        report(position, FINISHED, 1, 1)
+    return outcomes
+
+
+def _evaluate_one(evaluator: Evaluator, position: int, config: Config, report: ConfigProgress) -> _Outcome:
+    """Evaluate one configuration, collecting its chunking's problems and chunkscope warnings."""
+    with _collected_warnings() as caught:
+        result = evaluator.evaluate(config, lambda stage, done, total: report(position, stage, done, total))
+    problems = evaluator.chunking(config.chunker).chunking.problems
+    return _Outcome(result, tuple(problems), tuple(caught))
+
+
+@contextmanager
+def _collected_warnings() -> Iterator[list[str]]:
+    """Collect ChunkscopeWarnings raised inside as strings; other warnings are shown as usual."""
+    collected: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ChunkscopeWarning)
+        yield collected
+    for record in caught:
+        if issubclass(record.category, ChunkscopeWarning):
+            collected.append(str(record.message))
+        else:
+            warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
+
+
+# --- the pool -------------------------------------------------------------------------------------
+
+
+def start_method() -> str:
+    """``fork`` where the platform offers it (the dataset is inherited, not copied), else ``spawn``."""
+    return "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _evaluate_in_pool(
+    corpus: Corpus, questions: tuple[Question, ...], configs: Sequence[Config], workers: int, report: ConfigProgress
+) -> list[_Outcome]:
+    method = start_method()
+    context = multiprocessing.get_context(method)
+    messages: Any = context.Queue()
+    # A forked worker inherits the dataset; a spawned one unpickles it once, in the initializer.
+    dataset: object = (corpus, questions) if method == "fork" else dumps((corpus, questions))
+    executor = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(dataset, messages))
+    try:
+        with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
+            futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
+        outcomes = _collect(futures, messages, report)
+    except BaseException:
+        _stop_workers(executor)
+        raise
+    executor.shutdown(wait=True)
+    return outcomes
+
+
+def _collect(futures: dict[Future[bytes], int], messages: Any, report: ConfigProgress) -> list[_Outcome]:
+    """Wait for every task, relaying the workers' progress; the first failure ends the wait."""
+    outcomes: dict[int, _Outcome] = {}
+    pending = set(futures)
+    while pending:
+        done, pending = wait(pending, timeout=STAGE_INTERVAL, return_when=FIRST_COMPLETED)
+        _relay(messages, report, outcomes)
+        for future in sorted(done, key=futures.__getitem__):
+            position = futures[future]
+            try:
+                payload = loads(future.result())
+            except BrokenProcessPool:
+                raise ChunkscopeError(
+                    "a worker process ended unexpectedly (out of memory?); try fewer --jobs"
+                ) from None
+            if isinstance(payload, _Failure):
+                raise payload.exception()
+            outcomes[position] = payload
+            report(position, FINISHED, 1, 1)
+    return [outcomes[position] for position in sorted(outcomes)]
+
+
+def _relay(messages: Any, report: ConfigProgress, finished: dict[int, _Outcome]) -> None:
+    """Pass on the progress messages waiting in the queue (late ones of finished configurations dropped)."""
+    while True:
+        try:
+            position, stage, done, total = messages.get_nowait()
+        except queue.Empty:
+            return
+        if position not in finished:
+            report(position, stage, done, total)
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore SIGINT while worker processes start (only the main thread can change signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_workers(executor: ProcessPoolExecutor) -> None:
+    """End the workers at once: queued tasks are cancelled and running ones killed."""
+    # The executor offers no public way to end running tasks before Python 3.14 (terminate_workers).
+    processes = dict(getattr(executor, "_processes", None) or {})
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes.values():
+        if process.is_alive():
+            process.terminate()
+    for process in processes.values():
+        process.join()
+
+
+# --- the worker -----------------------------------------------------------------------------------
+
+_evaluator: Evaluator | None = None
+_messages: Any = None
+
+
+def _start_worker(dataset: object, messages: Any) -> None:
+    """Pool initializer: hold the dataset in a worker-wide Evaluator (chunkings reused across tasks)."""
+    global _evaluator, _messages
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    corpus, questions = loads(dataset) if isinstance(dataset, bytes) else dataset  # type: ignore[misc]
+    _evaluator = Evaluator(corpus, questions)
+    _messages = messages
+
+
+def _work(position: int, config: Config) -> bytes:
+    """Evaluate one configuration in a worker: its _Outcome, or a _Failure, pickled."""
+    assert _evaluator is not None, "the pool initializer has not run"
+    try:
+        outcome: _Outcome | _Failure = _evaluate_one(_evaluator, position, config, _StageSender(_messages))
+    except (ChunkscopeError, ValueError) as exc:
+        outcome = _failure(exc)
+    return dumps(outcome)
+
+
+class _StageSender:
+    """Sends (position, stage, done, total) to the parent: each new stage, then at most every STAGE_INTERVAL."""
+
+    def __init__(self, messages: Any) -> None:
+        self.messages = messages
+        self.last: tuple[int, str] | None = None
+        self.sent_at = 0.0
+
+    def __call__(self, position: int, stage: str, done: int, total: int) -> None:
+        now = time.monotonic()
+        if (position, stage) == self.last and now - self.sent_at < STAGE_INTERVAL and done < total:
+            return
+        self.last = (position, stage)
+        self.sent_at = now
+        self.messages.put((position, stage, done, total))
+
+
+# --- pickling -------------------------------------------------------------------------------------
+
+
+def dumps(value: object) -> bytes:
+    """Pickle ``value``; chunkscope's frozen dataclasses are rebuilt by their constructors.
+
+    The default pickling of a slotted dataclass restores each field through ``object.__setattr__``
+    in Python, three to four times slower than calling the generated ``__init__``; read-only
+    mappings (``MappingProxyType``) cannot be pickled at all. :func:`loads` reads the result.
+    """
+    buffer = BytesIO()
+    with collector_paused():
+        _ValuePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def loads(data: bytes) -> Any:
+    """Unpickle what :func:`dumps` wrote (with the cyclic collector paused: the values hold no cycles)."""
+    with collector_paused():
+        return pickle.loads(data)
+
+
+def _read_only_mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
+    return MappingProxyType(items)
+
+
+_NO_FAST_PATH = None
+_FIELD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
+
+
+def _field_getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
+    """A function returning an instance's constructor arguments, for chunkscope's frozen dataclasses."""
+    if cls in _FIELD_GETTERS:
+        return _FIELD_GETTERS[cls]
+    getter = _NO_FAST_PATH
+    params = getattr(cls, "__dataclass_params__", None)
+    if cls.__module__.startswith("chunkscope.") and params is not None and params.frozen:
+        fields = dataclasses.fields(cls)
+        if all(f.init and not f.kw_only for f in fields) and fields:
+            names = [f.name for f in fields]
+            many = operator.attrgetter(*names)
+            getter = many if len(names) > 1 else (lambda value: (many(value),))
+    _FIELD_GETTERS[cls] = getter
+    return getter
+
+
+class _ValuePickler(pickle.Pickler):
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        if cls is MappingProxyType:
+            return _read_only_mapping, (dict(obj),)
+        getter = _field_getter(cls)
+        if getter is None:
+            return NotImplemented
+        return cls, getter(obj)
