@@ -16,12 +16,13 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from chunkscope.analysis.whatif import BoundaryOption, SpanWhatIf
+from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
 from chunkscope.model import Span
 from chunkscope.pipeline.config import make_config
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.whatif import WhatIfScreen, options_text
-from chunkscope.tui.state.whatif import QuestionWhatIf, option_config
+from chunkscope.tui.state.whatif import QuestionWhatIf, option_config, question_whatif
 from chunkscope.tui.widgets.document_view import DocumentView
 
 SIZE = (100, 30)
@@ -159,3 +160,20 @@ def test_an_option_keeps_the_retriever_and_the_delivery() -> None:
 def test_snapshot_whatif_preview(snap_compare: Any, sample: Dataset) -> None:
     # q01 under fixed:size=200: its cut span's three options, the size 219 one previewed.
     assert snap_compare(make_app(sample), terminal_size=SIZE, run_before=after("w"))
+
+
+class FailingEvaluator:
+    """An evaluator whose chunking fails, as an unreadable imported chunk dump would."""
+
+    def __init__(self, dataset: Dataset) -> None:
+        self.corpus = dataset.corpus
+
+    def chunking(self, spec: str) -> None:
+        raise ChunkscopeError(f"{spec}: chunks.jsonl line 3: no field 'text'")
+
+
+def test_a_chunking_that_fails_is_the_note(sample: Dataset) -> None:
+    question = sample.questions.questions[0]
+    whatif = question_whatif(FailingEvaluator(sample), question, FIXED_200)  # type: ignore[arg-type]
+    assert (whatif.spans, whatif.choices) == ((), ())
+    assert whatif.note == "no what-if: fixed:size=200,overlap=0: chunks.jsonl line 3: no field 'text'"

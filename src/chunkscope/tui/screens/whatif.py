@@ -167,12 +167,12 @@ class WhatIfScreen(Screen[None]):
         label = self.query_one("#whatif-preview-label", Static)
         view = self.query_one(DocumentView)
         choice = self.choice
-        if whatif.note is not None and not whatif.spans:
+        if whatif.note is not None:
             options.update(Text(whatif.note, style="italic"))
         else:
             options.update(options_text(whatif, self.cursor, self.OPTION_LINES))
         if choice is None:
-            label.update(Text(whatif.note or "", style="italic") if whatif.spans else "")
+            label.update("")  # the note is in the options, under each span
             view.display = False
             return
         label.update(preview_label(choice))

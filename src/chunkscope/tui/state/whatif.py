@@ -54,14 +54,13 @@ class QuestionWhatIf:
 
     @property
     def note(self) -> str | None:
-        """What the panel says instead of options, when there are none."""
+        """What the panel says instead of the spans, when there are none: the error, or that nothing is cut.
+
+        (A span without options carries its own note, shown under it.)"""
         if self.error is not None:
             return self.error
         if not self.spans:
             return f"nothing cut: a chunk of {self.config.chunker} holds every gold span of {self.question.id} whole"
-        if not self.choices:
-            notes = dict.fromkeys(span.note for span in self.spans if span.note)
-            return "; ".join(notes) or "no single change of one parameter keeps a cut span whole"
         return None
 
 
@@ -80,7 +79,7 @@ def question_whatif(evaluator: Evaluator, question: Question, config: Config) ->
             for option in span.options
         )
     except (ChunkscopeError, ValueError) as error:
-        return QuestionWhatIf(question, config, (), (), f"no what-if for {config.chunker}: {error}")
+        return QuestionWhatIf(question, config, (), (), f"no what-if: {error}")
     return QuestionWhatIf(question, config, spans, choices)
 
 
