@@ -3,8 +3,9 @@
 The fixture is one SQuAD article in the JSQuAD form (``TITLE [SEP] `` before each
 context, Japanese text, paragraphs joined without a separator by the loader), so
 the only paragraph breaks are the spans the loader records. Chunks of 50
-characters with 10 of overlap start mid-paragraph and mid-word, so ranked chunks
-begin inside lines of text.
+characters with 8 of overlap (a step of 42) start mid-paragraph, between Japanese
+characters and, at 168, inside the word ``software``, so ranked chunks begin
+inside lines of text and inside a word.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,7 +45,9 @@ QUESTIONS = (
     ("沖縄の梅雨明けはいつ頃か。", 2, "6月下旬"),
     ("梅雨前線はどのような前線か。", 3, "停滞前線"),
 )
-CONFIG = make_config("fixed:size=50,overlap=10", "bm25", top_k=3)
+CONFIG = make_config("fixed:size=50,overlap=8", "bm25", top_k=3)
+SPACED_WORD = re.compile(r"[A-Za-z0-9_'-]+")
+"""Words of the spaced script in the fixture (``software``, digits): a line may not split one."""
 RANK_TAG = re.compile(r"[●○]#\d+\+?")
 
 
@@ -197,8 +201,26 @@ def test_a_ranked_chunk_starting_mid_line_starts_a_visual_line(article: tuple[Da
     # several chunks start inside a recorded paragraph (the fixture's chunks are shorter than its paragraphs)
     assert sum(hit.chunk.start not in paragraph_starts() for hit in hits) >= 3
     for hit in hits:
-        # the tagged line shows the chunk's text from its first character
-        assert tagged[hit.rank] and document.text.startswith(tagged[hit.rank], hit.chunk.start), hit.rank
+        # the tagged line shows the chunk's text from its first character, or from the start of the word
+        # the chunk starts inside (by hand: "software" starts at 165, the chunk at 168, its "t")
+        line_start = 165 if hit.chunk.start == 168 else hit.chunk.start
+        assert tagged[hit.rank] and document.text.startswith(tagged[hit.rank], line_start), hit.rank
+
+
+@pytest.mark.parametrize("index", range(len(QUESTIONS)))
+def test_no_word_is_split_across_lines_by_a_rank_tag_break(article: tuple[Dataset, ConfigResult], index: int) -> None:
+    dataset, result = article
+    document = dataset.corpus.documents[0]
+    starts = {hit.chunk.start for hit in result.questions[index].ranked}
+    # the fixture is meant to rank a chunk that starts inside "software"
+    assert 168 in starts and document.text[165:173] == "software"
+    rows, gutter, _ = every_row(DocumentApp(dataset, result, index))
+    shown = "\n".join(unmarked(row[gutter:]).rstrip() for row in rows)
+    # a split word would show as two shorter words on two lines
+    assert Counter(SPACED_WORD.findall(shown)) == Counter(SPACED_WORD.findall(document.text))
+    # the line starts with the word, tagged; the overlap mark stays where the chunk starts (at "t")
+    row = next(row for row in rows if "software" in unmarked(row))
+    assert RANK_TAG.search(row[:gutter]) and re.match(r"⟦?sof«tware", row[gutter:].lstrip()), row
 
 
 def test_snapshot_jsquad_like_article(snap_compare: Any, article: tuple[Dataset, ConfigResult]) -> None:

@@ -22,6 +22,7 @@ from chunkscope.tui.screens.help import HELP_SECTIONS, HelpScreen, section_bindi
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
 from chunkscope.tui.screens.sweep_map import SweepMapScreen
+from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
@@ -43,6 +44,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.ANATOMY: AnatomyScreen,
     Place.GOLD: GoldScreen,
     Place.SWEEP_MAP: SweepMapScreen,
+    Place.WHATIF: WhatIfScreen,
 }
 
 HELP_CLASSES: dict[str, type[DOMNode]] = {
@@ -93,7 +95,7 @@ def test_help_lists_what_each_class_really_binds() -> None:
 
 def test_help_covers_every_action_outside_the_dialogs() -> None:
     listed = {b.id for section in HELP_SECTIONS for b in section_bindings(section)}
-    dialogs = {Place.HELP, Place.EXPORT, Place.FORM, Place.ANATOMY, Place.GOLD}  # their keys are in their own footers
+    dialogs = {Place.HELP, Place.EXPORT, Place.FORM, Place.ANATOMY, Place.GOLD, Place.WHATIF}  # keys in own footers
     assert {a.id for a in ACTIONS if a.place not in dialogs} <= listed
     assert not any(a.id in listed for place in dialogs for a in actions_of(place))
 

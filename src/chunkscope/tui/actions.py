@@ -47,6 +47,8 @@ class Place(Enum):
     """``GoldScreen``."""
     SWEEP_MAP = "sweep-map"
     """``SweepMapScreen``."""
+    WHATIF = "whatif"
+    """``WhatIfScreen``."""
 
 
 NAMESPACES = {
@@ -67,6 +69,7 @@ NAMESPACES = {
     "anatomy": "Anatomy",
     "gold": "Gold",
     "sweep": "Sweep map",
+    "whatif": "What-if",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
@@ -355,6 +358,16 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
     ),
     Action(
+        "view.whatif",
+        "w",
+        "whatif",
+        "what-if",
+        "Boundary what-if of the selected question: the smallest chunker change that keeps each cut gold span whole, "
+        "previewed in the document; enter applies it as B",
+        Place.INSPECT,
+        show=False,
+    ),
+    Action(
         "view.gold",
         "g",
         "gold",
@@ -445,6 +458,45 @@ ACTIONS: tuple[Action, ...] = (
     Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),
     Action("anatomy.close", "escape,a", "app.pop_screen", "close", "Back to the question view", Place.ANATOMY),
     Action("gold.close", "escape,g", "close", "close", "Back to the question view", Place.GOLD),
+    Action("whatif.close", "escape,w", "app.pop_screen", "close", "Back to the question view", Place.WHATIF),
+    Action(
+        "whatif.up",
+        "up",
+        "move(-1)",
+        "previous",
+        "Previous option (the document previews it)",
+        Place.WHATIF,
+        show=False,
+    ),
+    Action(
+        "whatif.down", "down", "move(1)", "next", "Next option (the document previews it)", Place.WHATIF, show=False
+    ),
+    Action(
+        "whatif.apply",
+        "enter",
+        "apply",
+        "apply as B",
+        "Evaluate the selected option's chunker as configuration B beside A in the split view",
+        Place.WHATIF,
+    ),
+    Action(
+        "whatif.page-down",
+        "pagedown",
+        "scroll_preview(1)",
+        "Page down",
+        "Scroll the preview down a page",
+        Place.WHATIF,
+        show=False,
+    ),
+    Action(
+        "whatif.page-up",
+        "pageup",
+        "scroll_preview(-1)",
+        "Page up",
+        "Scroll the preview up a page",
+        Place.WHATIF,
+        show=False,
+    ),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
     # -- the transition matrix
     Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),

@@ -34,6 +34,7 @@ from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
 from chunkscope.tui.screens.sweep_map import SweepInput, SweepMapScreen
 from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.session import Session
 
 KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
@@ -165,11 +166,20 @@ class ChunkscopeApp(App[None]):
 
     def on_sweep_map_screen_config_chosen(self, message: SweepMapScreen.ConfigChosen) -> None:
         """The chosen configuration as A, the best as B, in the split view listing the failing questions."""
+        self.open_pair(message.config, message.best, failing=True)
+
+    def on_what_if_screen_option_chosen(self, message: WhatIfScreen.OptionChosen) -> None:
+        """The what-if option's configuration as B beside A, in the split view, on the same question."""
+        self.open_pair(message.current, message.config)
+
+    def open_pair(self, a: Config, b: Config, failing: bool = False) -> None:
+        """Back to the question views, ``a`` and ``b`` in the split view (``failing``: list only failing questions)."""
         while not isinstance(self.screen, (InspectScreen, CompareScreen)):
             self.pop_screen()
-        self.session.request("a", message.config)
-        self.session.request("b", message.best)
-        self.session.set_filter("compare", state="failing")
+        self.session.request("a", a)
+        self.session.request("b", b)
+        if failing:
+            self.session.set_filter("compare", state="failing")
         if self.compare_open:
             self.request_results()
         else:

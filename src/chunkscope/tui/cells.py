@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -111,8 +112,51 @@ class WrappedText:
         return int(self.starts[line]), stop
 
 
-def _is_word_char(character: str) -> bool:
-    return character.isascii() and (character.isalnum() or character in "_-'")
+WORD_LOOK_BACK = 24
+"""How many characters a forced line start inside a word moves back to the word's start, at most:
+a longer run (a URL, a hash) breaks where it was forced."""
+
+# scripts written without spaces between words: any character boundary is a break opportunity
+_UNSPACED_SCRIPTS = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x2E80, 0xA4CF),  # CJK radicals and symbols, kana, bopomofo, CJK ideographs, Yi
+    (0xF900, 0xFAFF),  # CJK compatibility ideographs
+    (0xFF00, 0xFFEF),  # full- and half-width forms
+    (0x20000, 0x3FFFF),  # CJK extensions
+)
+
+
+def in_spaced_word(character: str) -> bool:
+    """``character`` belongs to a word of a script that separates words with spaces (Latin, Greek,
+    Cyrillic, Hangul, ...): a letter, digit, combining mark, ``_``, ``-`` or ``'``. Lines do not break
+    between two such characters when they can break elsewhere; CJK and other unspaced text can break
+    anywhere."""
+    if character.isascii():
+        return character.isalnum() or character in "_-'"
+    code = ord(character)
+    if any(low <= code <= high for low, high in _UNSPACED_SCRIPTS):
+        return False
+    return character.isalnum() or unicodedata.category(character).startswith("M")
+
+
+def word_start(text: str, offset: int, floor: int = 0, look_back: int = WORD_LOOK_BACK) -> int:
+    """Where a line forced to start at ``offset`` starts instead, so it does not split a word: the start
+    of the spaced-script word ``offset`` falls inside (word characters on both sides), when that is at
+    most ``look_back`` characters back and not before ``floor`` (the start of the hard line);
+    otherwise ``offset`` itself (between words, in CJK text, in a longer run)."""
+    if not max(0, floor) < offset < len(text):
+        return offset
+    if not (in_spaced_word(text[offset]) and in_spaced_word(text[offset - 1])):
+        return offset
+    start = offset - 1
+    lowest = max(floor, offset - look_back)
+    while start > lowest and in_spaced_word(text[start - 1]):
+        start -= 1
+    if start > floor and in_spaced_word(text[start - 1]):
+        return offset  # longer than the look-back: no word start in reach
+    return start
 
 
 def wrap_text(
@@ -126,8 +170,8 @@ def wrap_text(
 
     ``extra`` (length ``len(text) + 1``, optional) gives cells of marker glyphs drawn
     just before each offset (index ``len(text)`` is after the last character); they
-    count towards the width. ASCII words are not split when a space earlier in the
-    line allows a break (the space stays at the end of the line); other text (CJK)
+    count towards the width. Words of spaced scripts (:func:`in_spaced_word`) are not split when a
+    space earlier in the line allows a break (the space stays at the end of the line); other text (CJK)
     breaks at any character, except that a line does not start with closing
     punctuation such as ``。`` or ``」`` when the character before can move down
     with it. A single character wider than the line gets a line of its own. Hard
@@ -274,7 +318,7 @@ def _wrap_paragraph(
         if fit <= line_start:
             fit = line_start + 1
         elif fit < text_end:
-            if word_wrap and _is_word_char(text[fit]) and _is_word_char(text[fit - 1]):
+            if word_wrap and in_spaced_word(text[fit]) and in_spaced_word(text[fit - 1]):
                 space = text.rfind(" ", line_start, fit)
                 if space > line_start:
                     fit = space + 1

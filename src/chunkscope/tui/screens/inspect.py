@@ -16,6 +16,7 @@ from chunkscope.results import Config
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.anatomy import AnatomyScreen, explainer_for
 from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
+from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
@@ -99,19 +100,34 @@ class InspectScreen(SessionScreen):
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 
-    def action_anatomy(self) -> None:
-        """Open the score anatomy of the selected question under the shown configuration."""
+    def selected_and_shown(self, waiting: str) -> tuple[QuestionRow, Config] | None:
+        """The selected row and the shown configuration; None (saying ``waiting``) before the first results."""
         row = self.session.selected_row(self.VIEW)
         shown = self.session.a.shown
         if row is None or shown is None:
-            self.notify("Nothing to explain yet: the evaluation is still running.", severity="warning")
+            self.notify(f"{waiting}: the evaluation is still running.", severity="warning")
+            return None
+        return row, shown.config
+
+    def action_anatomy(self) -> None:
+        """Open the score anatomy of the selected question under the shown configuration."""
+        selected = self.selected_and_shown("Nothing to explain yet")
+        if selected is None:
             return
+        row, config = selected
         try:
-            explanation = explainer_for(self.session.evaluator).explain(shown.config, row.question.id)
+            explanation = explainer_for(self.session.evaluator).explain(config, row.question.id)
         except ChunkscopeError as exc:
             self.notify(str(exc), severity="error")
             return
         self.app.push_screen(AnatomyScreen(explanation))
+
+    def action_whatif(self) -> None:
+        """Open the boundary what-if of the selected question under the shown configuration."""
+        selected = self.selected_and_shown("No what-if yet")
+        if selected is not None:
+            row, config = selected
+            self.app.push_screen(WhatIfScreen(self.session.evaluator, row.question, config))
 
     def on_ranked_chunks_view_chunk_highlighted(self, message: RankedChunksView.ChunkHighlighted) -> None:
         row = self.session.selected_row(self.VIEW)

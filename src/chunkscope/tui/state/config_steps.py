@@ -67,8 +67,13 @@ def _parsed_chunker(config: Config) -> _Chunker:
 
 
 def _with_chunker(config: Config, chunker: object) -> Config:
+    return with_chunker_spec(config, format_spec(chunker))
+
+
+def with_chunker_spec(config: Config, spec: str) -> Config:
+    """``config`` with another chunker spec; the retriever and the delivery settings stay."""
     return make_config(
-        format_spec(chunker),
+        spec,
         config.retriever,
         config.top_k,
         config.budget,

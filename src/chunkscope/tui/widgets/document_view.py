@@ -13,7 +13,10 @@ Glyphs carry every meaning and colour repeats it:
 - In the gutter: the starting offset of each paragraph's first line, and ``●#n`` /
   ``○#n``, a retrieved chunk's rank, delivered / not delivered, on the line that starts
   with the chunk. A ranked chunk starting mid-line begins a new visual line, so a rank tag
-  never touches the text (``+`` after a tag: more ranked chunks start on that line).
+  never touches the text (``+`` after a tag: more ranked chunks start on that line). When
+  the chunk starts inside a word of a spaced script, the line starts with that word (up to
+  ``cells.WORD_LOOK_BACK`` characters back) and the boundary mark sits inside it
+  (``●#1 soft✂ware``): words stay whole. CJK text breaks at the boundary itself.
 
 Paragraphs are the hard lines: each line terminator ends one, and so does each
 paragraph span the loader recorded (``Document.paragraphs``: SQuAD joins an
@@ -44,7 +47,7 @@ from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_la
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.cells import WrappedText, rewrap_text, visible, wrap_text
+from chunkscope.tui.cells import WrappedText, rewrap_text, visible, word_start, wrap_text
 from chunkscope.tui.widgets._marked_text import (
     DELIVERED,
     DUPLICATE,
@@ -144,9 +147,19 @@ class _RenderState:
                 base,
                 self.layer.extra_cells,
                 breaks=self.layer.breaks,
-                forced=tuple(sorted({rank.offset for rank in self.marks.ranks})),
+                forced=self.rank_breaks(),
             )
         return self.layouts[width]
+
+    def rank_breaks(self) -> tuple[int, ...]:
+        """Where the lines of the ranked chunks start: at each chunk's start, or at the start of the word
+        it falls inside (:func:`word_start`), so no word is split; its boundary mark stays inside the word."""
+        text, breaks = self.document.text, self.layer.breaks
+        starts = set()
+        for rank in self.marks.ranks:
+            index = bisect.bisect_right(breaks, rank.offset)
+            starts.add(word_start(text, rank.offset, breaks[index - 1] if index else 0))
+        return tuple(sorted(starts))
 
     def rank_tags(self, width: int) -> dict[int, Glyph]:
         """The gutter's rank tag per line at ``width``: the best rank starting on it, ``+`` when more do."""
