@@ -62,16 +62,18 @@ def ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
-def fill_panel(panel: Static, text: Text, most: int) -> None:
+def fill_panel(panel: Static, text: Text, most: int, shrink: bool = True) -> None:
     """Show ``text`` in a panel as tall as its wrapped lines (at most ``most``), so the end of a long reason
     (``cut at 800``) is never cut off. The screen is laid out again only when that height changes: a
-    layout of the whole screen on every step costs tens of milliseconds on a large question set."""
+    layout of the whole screen costs tens of milliseconds on a large question set. ``shrink`` False (keys
+    in a burst) keeps a taller panel as it is, one blank line at the end, until the keys pause."""
     panel.update(text, layout=False)
     width = panel.content_size.width
     if width <= 0:
         return  # hidden (the narrow layout's list is shown): filled again when it shows
     height = max(1, min(most, len(text.wrap(panel.app.console, width))))
-    if panel.styles.height is None or panel.styles.height.value != height:
+    current = panel.styles.height.value if panel.styles.height is not None else None
+    if current != height and (shrink or current is None or height > current):
         panel.styles.height = height
 
 
@@ -109,6 +111,8 @@ class SessionScreen(SyncedScreen):
     """How long filling them took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
+    filling_in_burst = False
+    """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _early_steps: tuple[int, ...] = ()
@@ -187,6 +191,7 @@ class SessionScreen(SyncedScreen):
         self._detail_key = None
         self.refocus_document = self.refocus_document or refocus
         self._detail_due = True
+        self.filling_in_burst = False
         self.call_after_refresh(self._show_selection)
 
     def focus_detail(self) -> None:
@@ -267,11 +272,16 @@ class SessionScreen(SyncedScreen):
         if burst and time.monotonic() - self._filled_at < stale_after:
             if self._fill_timer is not None:
                 self._fill_timer.stop()
-            self._fill_timer = self.set_timer(BURST_GAP, self._show_selection)
+            self._fill_timer = self.set_timer(BURST_GAP, self._fill_after_pause)
             return
         if not self._detail_due:
             self._detail_due = True
+            self.filling_in_burst = burst  # the panes went stale within a burst
             self.call_later(self._show_selection)
+
+    def _fill_after_pause(self) -> None:
+        self.filling_in_burst = False
+        self._show_selection()
 
     @property
     def detail_pending(self) -> bool:
