@@ -15,7 +15,7 @@ from textual import events
 from textual.binding import BindingType
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
@@ -60,21 +60,6 @@ def ordinal(number: int) -> str:
     if number % 100 in (11, 12, 13):
         return f"{number}th"
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
-
-
-def fill_panel(panel: Static, text: Text, most: int, shrink: bool = True) -> None:
-    """Show ``text`` in a panel as tall as its wrapped lines (at most ``most``), so the end of a long reason
-    (``cut at 800``) is never cut off. The screen is laid out again only when that height changes: a
-    layout of the whole screen costs tens of milliseconds on a large question set. ``shrink`` False (keys
-    in a burst) keeps a taller panel as it is, one blank line at the end, until the keys pause."""
-    panel.update(text, layout=False)
-    width = panel.content_size.width
-    if width <= 0:
-        return  # hidden (the narrow layout's list is shown): filled again when it shows
-    height = max(1, min(most, len(text.wrap(panel.app.console, width))))
-    current = panel.styles.height.value if panel.styles.height is not None else None
-    if current != height and (shrink or current is None or height > current):
-        panel.styles.height = height
 
 
 def search_box(placeholder: str, id: str) -> Input:
