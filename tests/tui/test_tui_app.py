@@ -21,7 +21,7 @@ from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config, ConfigResult
-from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.app import INDEXES_KEPT, ChunkscopeApp
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.export import ExportDialog
@@ -553,3 +553,24 @@ async def test_choosing_a_gold_finding_selects_its_question() -> None:
         await settle(pilot)
         assert not isinstance(app.screen, GoldScreen)
         assert app.session.selected_id == findings[target].question
+
+
+@async_test
+async def test_the_inspector_keeps_a_few_indexes_and_every_result(sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        visited = [app.session.a.requested]
+        for _ in range(INDEXES_KEPT + 2):  # each + a chunk size not seen before: a new chunking and index
+            await pilot.press("plus")
+            await settle(pilot)
+            visited.append(app.session.a.requested)
+        evaluator = app.session.evaluator
+        assert len(set(visited)) == INDEXES_KEPT + 3
+        assert len(evaluator.held_indexes) == INDEXES_KEPT
+        assert evaluator.held_indexes[-1] == (visited[-1].chunker, visited[-1].retriever)
+        assert all(evaluator.cached(config) is not None for config in visited)
+        await pilot.press("p")  # back to a configuration whose index was dropped: shown from the cache
+        await pilot.pause()
+        assert not app.session.evaluating
+        assert app.session.a.shown is not None and app.session.a.shown.config == visited[-2]

@@ -181,6 +181,10 @@ async def test_a_key_after_q_opens_nothing(sample: Dataset, second: str) -> None
 # -- cancelling
 
 
+MEASURED_BETWEEN_CHECKS = evaluate_module.MEASURE_REPORT_EVERY
+"""The evaluator's own setting, put back once a test no longer needs a check after every question."""
+
+
 def slow_measuring(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[float]:
     """Make measuring each question take ``seconds`` and check for cancellation after every question.
 
@@ -239,7 +243,7 @@ async def test_esc_cancels_the_running_computation(sample: Dataset, monkeypatch:
         assert app.session.evaluator.cached(OVERLAP_40) is None
         # The filter was not cleared by that esc (it cancelled); the next esc clears it as before.
         assert "⟳" not in str(app.screen.query_one("#inspect-config").render())
-        monkeypatch.setattr(evaluate_module, "MEASURE_REPORT_EVERY", 256)
+        monkeypatch.setattr(evaluate_module, "MEASURE_REPORT_EVERY", MEASURED_BETWEEN_CHECKS)
         await pilot.press("p")
         await settle(pilot)
         assert app.session.a.shown is not None and app.session.a.shown.config == OVERLAP_40
@@ -267,7 +271,7 @@ async def test_a_new_request_replaces_the_running_one(sample: Dataset, monkeypat
         await pilot.press("k")  # top-k 10 with the overlap: the overlap-5 job is no longer wanted
         wanted = replace(OVERLAP_40, top_k=10)
         assert app.session.a.requested == wanted
-        monkeypatch.setattr(evaluate_module, "MEASURE_REPORT_EVERY", 256)
+        monkeypatch.setattr(evaluate_module, "MEASURE_REPORT_EVERY", MEASURED_BETWEEN_CHECKS)
         while app.session.evaluating:
             await pilot.pause(0.05)
         await settle(pilot)

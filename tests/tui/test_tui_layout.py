@@ -9,9 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pilot_helpers import FIXED_200, async_test, make_app, settle
 from rich.cells import cell_len
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.io.dataset import Dataset, load_dataset
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
@@ -127,6 +129,24 @@ async def test_narrow_terminals_show_the_list_or_the_detail(sample: Dataset) -> 
         await settle(pilot)
         assert questions.display and detail.display
         assert 34 <= questions.region.width <= 100 and detail.region.width > questions.region.width
+
+
+@async_test
+async def test_the_question_panel_shows_the_whole_reason_after_keys_with_the_detail_hidden(sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n", "n", "n", "d")  # q05 chosen while the panel had no width, then shown
+        await settle(pilot)
+        row = app.session.selected_row("inspect")
+        shown = app.session.a.shown
+        assert row is not None and shown is not None and row.question.id == "q05"
+        panel = app.screen.query_one("#inspect-question", Static)
+        lines = panel.render_lines(Region(0, 0, panel.size.width, panel.size.height))
+        text = " ".join(" ".join(strip.text.split()) for strip in lines)
+        reason = " ".join(failure_detail(shown.questions[row.index], shown.config).split())
+        assert reason.split()[-1] in text.split()  # the reason's last word is on screen, not cut off
+        assert len(reason) > 78  # more than the one line the panel (two lines at first) has for it
 
 
 @pytest.mark.parametrize(("width", "least", "most"), [(100, 34, 40), (200, 70, 74), (300, 100, 100)])

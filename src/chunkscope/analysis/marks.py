@@ -335,16 +335,22 @@ def _long_text_index(text: str) -> _TokenIndex:
     return _build_token_index(text)
 
 
+@lru_cache(maxsize=4096)
+def _short_text_index(text: str) -> _TokenIndex:
+    # The inspector marks the same chunks and documents again for every question that ranks them.
+    return _build_token_index(text)
+
+
 def query_matches(text: str, query: str, offset: int = 0) -> tuple[Range, ...]:
     """Ranges of ``text`` matching a token of ``query`` (rule in the module docstring), shifted by ``offset``.
 
-    Long texts (documents) are indexed once and the index cached, so each new query costs
-    a lookup per query token.
+    Texts are indexed once and the index cached (the last few long ones, documents, and many
+    short ones, chunks), so each new query costs a lookup per query token.
     """
     tokens = set(DefaultTokenizer()(query))
     if not tokens or not text:
         return ()
-    index = _long_text_index(text) if len(text) >= _LONG_TEXT else _build_token_index(text)
+    index = _long_text_index(text) if len(text) >= _LONG_TEXT else _short_text_index(text)
     starts: list[np.ndarray] = []
     ends: list[np.ndarray] = []
     for token in tokens:

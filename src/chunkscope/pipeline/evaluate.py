@@ -39,8 +39,8 @@ Progress = Callable[[str, int, int], None]
 Cancelled = Callable[[], bool]
 """Asked between steps of an evaluation: True stops it (:class:`EvaluationCancelled`)."""
 
-MEASURE_REPORT_EVERY = 256
-"""Questions measured between two progress reports (and cancellation checks)."""
+MEASURE_REPORT_EVERY = 64
+"""Questions measured between two progress reports (and cancellation checks): tens of milliseconds on JSQuAD."""
 
 
 class EvaluationCancelled(Exception):
@@ -138,6 +138,8 @@ class Evaluator:
         self._chunkings: dict[str, IndexedChunking] = {}
         self._indexes: dict[tuple[str, str], RetrieverIndex] = {}
         self._rankings: dict[tuple[str, str, int], list[Ranking]] = {}
+        self._windows: dict[tuple[str, str], tuple[int, ...] | None] = {}
+        """Where each index's model stops reading its units (kept when the index is dropped)."""
         self._results: dict[Config, ConfigResult] = {}
         self._evaluation_lock = Lock()
         self._chunking_locks: dict[str, Lock] = {}
@@ -187,29 +189,53 @@ class Evaluator:
 
     def _index(self, config: Config, progress: Progress | None) -> RetrieverIndex:
         key = (config.chunker, config.retriever)
-        if key not in self._indexes:
+        index = self._indexes.pop(key, None)  # put back last: the dict runs from least to most recently used
+        if index is None:
             if progress is not None:
                 progress("indexing", 0, 1)
-            self._indexes[key] = build_index(
+            index = build_index(
                 parse_retriever(config.retriever), self.chunking(config.chunker).chunking.units, self.corpus
             )
-        return self._indexes[key]
+        self._indexes[key] = index
+        return index
+
+    @property
+    def held_indexes(self) -> tuple[tuple[str, str], ...]:
+        """The (chunker, retriever) of each index held, least recently used first."""
+        return tuple(self._indexes)
+
+    def evict_indexes(self, keep: int) -> int:
+        """Drop the retriever indexes but the ``keep`` most recently used; return how many were dropped.
+
+        Rankings, results and chunkings stay cached, so a configuration evaluated before is shown at
+        once and another delivery (top-k, budget) of its ranking needs no index; a dropped index is
+        built again only to rank deeper or to explain a score. Waits for a running evaluation (call it
+        from the thread that evaluates).
+        """
+        with self._evaluation_lock:
+            dropped = list(self._indexes)[: max(0, len(self._indexes) - keep)]
+            for key in dropped:
+                del self._indexes[key]
+            return len(dropped)
 
     def _evaluate(self, config: Config, report: Progress) -> ConfigResult:
         report("chunking", 0, 1)
         indexed = self.chunking(config.chunker)
         units = indexed.chunking.units
-        index = self._index(config, report)
-        ranking_key = (config.chunker, config.retriever, config.depth)
-        if ranking_key not in self._rankings:
-            # A dense retriever spends its ranking call embedding the units and queries (the long part).
-            stage = "embedding" if embeds(parse_retriever(config.retriever)) else "ranking"
-            report(stage, 0, len(self.questions))
-            self._rankings[ranking_key] = index.rank(
-                self.questions, config.depth, lambda done, total: report(stage, done, total)
-            )
+        key = (config.chunker, config.retriever)
+        ranking_key = (*key, config.depth)
+        if ranking_key not in self._rankings or key not in self._windows:
+            index = self._index(config, report)
+            self._windows[key] = window_ends(index)
+            if ranking_key not in self._rankings:
+                # A dense retriever spends its ranking call embedding the units and queries (the long part).
+                stage = "embedding" if embeds(parse_retriever(config.retriever)) else "ranking"
+                report(stage, 0, len(self.questions))
+                self._rankings[ranking_key] = index.rank(
+                    self.questions, config.depth, lambda done, total: report(stage, done, total)
+                )
         rankings = self._rankings[ranking_key]
-        windows = window_ends(index)
+        windows = self._windows[key]
         totals = delivery_totals(rankings, indexed, config)
         each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
         count = len(self.questions)

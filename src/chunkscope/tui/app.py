@@ -37,6 +37,11 @@ from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.session import Session
 
+INDEXES_KEPT = 4
+"""Retriever indexes the inspector keeps (the most recently used): each configuration's rankings and
+results stay, so every configuration visited is shown again at once; an index costs about the corpus
+in memory (dense: its embeddings), so trying many chunkings on a large corpus would otherwise fill it."""
+
 KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
 """``binding-id=key;binding-id=key``: remap keys by binding id (the ``?`` screen lists the ids)."""
 
@@ -279,6 +284,7 @@ class ChunkscopeApp(App[None]):
         try:
             for config in job.configs:
                 result = evaluator.evaluate(config, progress(config), cancelled)
+                evaluator.evict_indexes(keep=INDEXES_KEPT)
                 if cancelled():
                     break
                 self.post_message(messages.ResultsReady(result))

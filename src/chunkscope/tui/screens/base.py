@@ -15,7 +15,7 @@ from textual import events
 from textual.binding import BindingType
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
@@ -62,19 +62,6 @@ def ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
-def fill_panel(panel: Static, text: Text, most: int) -> None:
-    """Show ``text`` in a panel as tall as its wrapped lines (at most ``most``), so the end of a long reason
-    (``cut at 800``) is never cut off. The screen is laid out again only when that height changes: a
-    layout of the whole screen on every step costs tens of milliseconds on a large question set."""
-    panel.update(text, layout=False)
-    width = panel.content_size.width
-    if width <= 0:
-        return  # hidden (the narrow layout's list is shown): filled again when it shows
-    height = max(1, min(most, len(text.wrap(panel.app.console, width))))
-    if panel.styles.height is None or panel.styles.height.value != height:
-        panel.styles.height = height
-
-
 def search_box(placeholder: str, id: str) -> Input:
     """The search box, hidden until ``/`` (hidden from the start, so it never takes the first keys)."""
     box = Input(placeholder=placeholder, id=id)
@@ -109,6 +96,8 @@ class SessionScreen(SyncedScreen):
     """How long filling them took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
+    filling_in_burst = False
+    """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _early_steps: tuple[int, ...] = ()
@@ -187,6 +176,7 @@ class SessionScreen(SyncedScreen):
         self._detail_key = None
         self.refocus_document = self.refocus_document or refocus
         self._detail_due = True
+        self.filling_in_burst = False
         self.call_after_refresh(self._show_selection)
 
     def focus_detail(self) -> None:
@@ -267,11 +257,16 @@ class SessionScreen(SyncedScreen):
         if burst and time.monotonic() - self._filled_at < stale_after:
             if self._fill_timer is not None:
                 self._fill_timer.stop()
-            self._fill_timer = self.set_timer(BURST_GAP, self._show_selection)
+            self._fill_timer = self.set_timer(BURST_GAP, self._fill_after_pause)
             return
         if not self._detail_due:
             self._detail_due = True
+            self.filling_in_burst = burst  # the panes went stale within a burst
             self.call_later(self._show_selection)
+
+    def _fill_after_pause(self) -> None:
+        self.filling_in_burst = False
+        self._show_selection()
 
     @property
     def detail_pending(self) -> bool:

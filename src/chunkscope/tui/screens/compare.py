@@ -8,18 +8,19 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.results import ConfigResult, QuestionResult
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
 from chunkscope.tui.state.rows import QuestionRow, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
+from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import move_mark
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
@@ -81,7 +82,7 @@ class CompareScreen(SessionScreen):
                 yield search_box("search: id or query text", "compare-search")
                 yield self.new_question_list("compare-list")
             with Vertical(id="compare-detail"):
-                yield Static(id="compare-question")
+                yield FittedPanel(6, id="compare-question")
                 with Horizontal(id="compare-ranked"):
                     yield RankedChunksView(id="compare-ranked-a")
                     yield RankedChunksView(id="compare-ranked-b")
@@ -141,16 +142,16 @@ class CompareScreen(SessionScreen):
 
     def show_detail(self, row: QuestionRow | None) -> None:
         a, b = self._slots()
-        panel = self.query_one("#compare-question", Static)
+        panel = self.query_one("#compare-question", FittedPanel)
         if row is None or a.shown is None:
             self._detail_key = None
-            fill_panel(panel, waiting_text(self.session), 6)
+            panel.show(waiting_text(self.session))
             return
         key = (row.question.id, a.shown.config, b.shown.config if b.shown else None, row.move is not None)
         if key == self._detail_key:
             return
         self._detail_key = key
-        fill_panel(panel, compare_question_text(row, a.shown, b.shown), 6)
+        panel.show(compare_question_text(row, a.shown, b.shown), shrink=not self.filling_in_burst)
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
         for side, shown in sides:

@@ -8,19 +8,20 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import Config
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.anatomy import AnatomyScreen, explainer_for
-from chunkscope.tui.screens.base import SessionScreen, fill_panel, search_box, waiting_text
+from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
 from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
+from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
 
@@ -54,7 +55,7 @@ class InspectScreen(SessionScreen):
                 yield search_box("search: id or query text (enter keeps it, esc clears)", "inspect-search")
                 yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
-                yield Static(id="inspect-question")
+                yield FittedPanel(4, id="inspect-question")
                 yield RankedChunksView(id="inspect-ranked")
                 yield DocumentView(id="inspect-document")
         yield StatusBar(id="inspect-status")
@@ -84,10 +85,10 @@ class InspectScreen(SessionScreen):
 
     def show_detail(self, row: QuestionRow | None) -> None:
         shown = self.session.a.shown
-        question_panel = self.query_one("#inspect-question", Static)
+        question_panel = self.query_one("#inspect-question", FittedPanel)
         if row is None or shown is None:
             self._detail_key = None
-            fill_panel(question_panel, waiting_text(self.session), 4)
+            question_panel.show(waiting_text(self.session))
             return
         key = (row.question.id, shown.config)
         if key == self._detail_key:
@@ -96,7 +97,7 @@ class InspectScreen(SessionScreen):
         config = shown.config
         # the shown result, not row.result: a row highlighted before new results came in is from the old ones
         result = shown.questions[row.index]
-        fill_panel(question_panel, question_line(row, config), 4)
+        question_panel.show(question_line(row, config), shrink=not self.filling_in_burst)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 

@@ -98,6 +98,12 @@ class QuestionList(ScrollView, can_focus=True):
         self._id_width = 4
         self._state_width = STATE_WIDTH
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        self._base_styles: dict[bool, Style] = {}
+        """The list's style with and without focus, until the styles change."""
+        self._layered_styles: dict[tuple[Style, str], Style] = {}
+        """A base style with a component class's style over it, until the styles change."""
+        self._queries: LRUCache[tuple[str, int], str] = LRUCache(4096)
+        """Each query as one line cut to a width (measuring Japanese text cell by cell is slow)."""
         """Rendered rows by (index, width, cursor, focus); cleared on new rows and when the styles change."""
 
     @property
@@ -188,17 +194,27 @@ class QuestionList(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._strips.clear()
+        self._base_styles.clear()
+        self._layered_styles.clear()
+
+    def _base_style(self) -> Style:
+        """The list's own style (``rich_style`` walks the ancestors: costly for every row of a scroll)."""
+        focused = self.has_focus
+        style = self._base_styles.get(focused)
+        if style is None:
+            style = self._base_styles[focused] = self.rich_style
+        return style
 
     def render_line(self, y: int) -> Strip:
         index = y + int(self.scroll_y)
         width = self.scrollable_content_region.width
         if index >= len(self.rows):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, self._base_style())
         row = self.rows[index]
         key = (index, width, index == self.cursor, self.has_focus)
         strip = self._strips.get(key)
         if strip is None:
-            base = self.rich_style
+            base = self._base_style()
             strip = Strip(self._row_segments(row, width, base)).adjust_cell_length(width, base)
             if index == self.cursor:
                 strip = strip.apply_style(self.get_component_rich_style("question-list--cursor"))
@@ -215,7 +231,10 @@ class QuestionList(ScrollView, can_focus=True):
         """The cells of one row; every segment carries a full style (NO_COLOR filters need one)."""
 
         def styled(name: str) -> Style:
-            return base + self.get_component_rich_style(name)
+            style = self._layered_styles.get((base, name))
+            if style is None:
+                style = self._layered_styles[(base, name)] = base + self.get_component_rich_style(name)
+            return style
 
         segments = [Segment(" ", base), Segment(row.status.glyph, styled(STATUS_CLASSES[row.status]))]
         if self.compare:
@@ -241,5 +260,10 @@ class QuestionList(ScrollView, can_focus=True):
         used = sum(segment.cell_length for segment in segments)
         room = width - used - 1
         if room > 0:
-            segments.append(Segment(" " + truncate(single_line(row.question.query), room), base))
+            key = (row.question.id, room)
+            query = self._queries.get(key)
+            if query is None:
+                query = " " + truncate(single_line(row.question.query), room)
+                self._queries.set(key, query)
+            segments.append(Segment(query, base))
         return segments

@@ -39,6 +39,11 @@ from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
 from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
 
+BUILD_MARGIN = 4
+"""Rows built below the visible ones, so a short scroll finds them ready."""
+BLOCKS_KEPT = 512
+"""Hit blocks kept (about 25 questions of 20 hits)."""
+
 
 @dataclass(frozen=True, slots=True)
 class _Line:
@@ -102,6 +107,7 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._question: Question | None = None
         self._result: QuestionResult | None = None
         self._corpus: Corpus | None = None
+        self._config: Config | None = None
         self._hits: tuple[RankedChunk, ...] = ()
         self._decisions: DeliveryDecisions | None = None
         self._token_counter: TokenCost | None = None
@@ -113,7 +119,9 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._next_hit = 0
         self._serial = 0
         self._built_for: Hashable = None
-        self._blocks: LRUCache[Hashable, list[Strip]] = LRUCache(256)
+        self._blocks: LRUCache[Hashable, list[Strip]] = LRUCache(BLOCKS_KEPT)
+        """Each hit's rows by (question, configuration, rank, width, styles, lines per hit): stepping back to a
+        question shown before costs no rebuilding."""
         self._highlighted = 0
         self._styles = ComponentStyles(self, "ranked-chunks")
 
@@ -125,13 +133,18 @@ class RankedChunksView(ScrollView, can_focus=True):
         return self._hits[self._highlighted] if self._hits else None
 
     @property
+    def built_hits(self) -> int:
+        """Hits laid out so far (the first ones: those on screen and just below)."""
+        return self._next_hit
+
+    @property
     def statuses(self) -> dict[int, HitStatus]:
         """Delivery status of each shown rank."""
         return self._statuses
 
     def show(self, question: Question, result: QuestionResult, config: Config, corpus: Corpus) -> None:
         """Display ``result``'s ranking for ``question`` under ``config`` (texts from ``corpus``)."""
-        self._question, self._result, self._corpus = question, result, corpus
+        self._question, self._result, self._corpus, self._config = question, result, corpus, config
         self._hits = result.ranked[: config.depth]
         self._decisions = delivery_decisions(result, config)
         self._token_counter = shown_tokens(config)
@@ -141,12 +154,12 @@ class RankedChunksView(ScrollView, can_focus=True):
         self._built_for = None
         self._serial += 1
         self.border_title = f"Ranked chunks · {question.id} “{truncate(question.query, 60)}”"
+        self.scroll_to(y=0, animate=False, immediate=True)  # first, so only the top hits are built
         self._rebuild()
-        self.scroll_to(y=0, animate=False, immediate=True)
 
     def clear(self) -> None:
         """Show nothing (e.g. when no question is selected)."""
-        self._question = self._result = self._corpus = None
+        self._question = self._result = self._corpus = self._config = None
         self._hits = ()
         self._decisions = None
         self._statuses = {}
@@ -189,8 +202,8 @@ class RankedChunksView(ScrollView, can_focus=True):
             self.post_message(self.ChunkHighlighted(self, hit.chunk, hit.rank))
 
     def _scroll_to_hit(self, index: int) -> None:
-        if index not in self._hit_lines:
-            self._rebuild(complete=True)
+        self._rebuild()
+        self._extend_to_hit(index)
         if index not in self._hit_lines:
             return
         first, last = self._hit_lines[index]
@@ -243,9 +256,9 @@ class RankedChunksView(ScrollView, can_focus=True):
     def _rebuild(self, complete: bool = False) -> None:
         """Lay out header and hit rows for the current width (kept until something changes).
 
-        Only the hits of the first screenful are built at once; the rest follow after
-        the next refresh (or at once with ``complete``), so showing a question costs
-        about one screen of work before it is on screen.
+        Only the hits that are on screen are built (a screenful and a margin): the others when
+        scrolled or moved to (or at once with ``complete``). Until then each counts with an estimate
+        of its height, so the scrollbar is about right and showing a question costs one screen of work.
         """
         self._check_styles()
         width = self._width()
@@ -255,21 +268,28 @@ class RankedChunksView(ScrollView, can_focus=True):
             self._lines, self._hit_lines, self._next_hit = [], {}, 0
             if self._result is None or self._decisions is None or width <= 0:
                 self._header = []
-                self.virtual_size = Size(width, 0)
-                self.refresh()
+                self._set_content_height(width, 0)
                 return
             self._header = header_strips(self._result, self._decisions, width, self._styles, self._tokens())
             if not self._hits:
                 self._lines.append(_Line(self._rule("no chunk scored above 0 for this query", width - 1), None))
-            self._extend(None if complete else self.scrollable_content_region.height + 4)
-            if self._next_hit < len(self._hits):
-                self.call_after_refresh(self._finish, key)
+            self._extend(None if complete else self._rows_wanted(int(self.scroll_offset.y)))
         elif complete:
             self._extend(None)
 
-    def _finish(self, key: Hashable) -> None:
-        if key == self._built_for:
-            self._extend(None)
+    def _rows_wanted(self, top: int) -> int:
+        """Rows to build for a view scrolled to ``top``: what shows, and a margin for the next scroll."""
+        return top + self.scrollable_content_region.height + BUILD_MARGIN
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        if self._next_hit < len(self._hits) and self._built_for is not None:
+            self._extend(self._rows_wanted(int(new_value)))  # scrolled towards hits not built yet
+        super().watch_scroll_y(old_value, new_value)
+
+    def _extend_to_hit(self, index: int) -> None:
+        """Build hit rows until hit ``index`` (0-based) is built."""
+        while self._next_hit <= index < len(self._hits):
+            self._extend(len(self._lines) + 1)
 
     def _extend(self, rows: int | None) -> None:
         """Build hit rows until ``rows`` rows exist (``None``: every hit), then the closing rule."""
@@ -284,11 +304,7 @@ class RankedChunksView(ScrollView, can_focus=True):
             if hit.rank in rules:
                 lines.append(_Line(self._rule(rules[hit.rank].text, width - 1), None))
             first = len(lines)
-            block_key = (self._serial, hit.rank, width, self._styles.generation, self.lines_per_hit)
-            block = self._blocks.get(block_key)
-            if block is None:
-                block = self._hit_strips(hit, width - 1)
-                self._blocks.set(block_key, block)
+            block = self._block(hit, width)
             lines.extend(_Line(strip, index) for strip in block)
             self._hit_lines[index] = (first, len(lines))
             self._next_hit += 1
@@ -296,7 +312,45 @@ class RankedChunksView(ScrollView, can_focus=True):
             end_rank = self._hits[-1].rank + 1
             if end_rank in rules:
                 lines.append(_Line(self._rule(rules[end_rank].text, width - 1), None))
-        self.virtual_size = Size(width, len(lines) + len(self._header))
+        self._set_content_height(width, len(lines) + len(self._header) + self._estimated_rest(rules))
+
+    def _block(self, hit: RankedChunk, width: int) -> list[Strip]:
+        """The rows of one hit (from the cache when this question and configuration showed it before)."""
+        question = self._question.id if self._question is not None else None
+        key = (question, self._config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
+        block = self._blocks.get(key)
+        if block is None:
+            block = self._hit_strips(hit, width - 1)
+            self._blocks.set(key, block)
+        return block
+
+    def _estimated_rest(self, rules: dict[int, StopRule]) -> int:
+        """Rows the hits not built yet will take, about: header, text lines and the detail lines each has."""
+        rest = 0
+        for hit in self._hits[self._next_hit :]:
+            rest += 1 + self.lines_per_hit + (hit.rank in rules)
+            rest += bool(hit.parts) + bool(hit.chunk.prefix) + (hit.delivers is not None)
+            if self._question is not None and any(
+                span.doc == hit.chunk.doc and span.start < hit.chunk.end and span.end > hit.chunk.start
+                for span in self._question.gold_spans
+            ):
+                rest += 2  # the gold line and one more text line
+        if self._next_hit < len(self._hits) and self._hits[-1].rank + 1 in rules:
+            rest += 1
+        return rest
+
+    def _set_content_height(self, width: int, height: int) -> None:
+        """Set the scrollable size without laying the screen out again.
+
+        Assigning ``virtual_size`` asks for a layout of the whole screen (tens of milliseconds on a
+        large question set, on every step); the vertical scrollbar is always shown (``overflow-y:
+        scroll``), so a new height changes nothing but the scrollbar and the scroll range, which
+        ``_scroll_update`` sets, as a layout would.
+        """
+        size = Size(width, height)
+        if size != self.virtual_size:
+            self.set_reactive(RankedChunksView.virtual_size, size)
+            self._scroll_update(size)
         self.refresh()
 
     def _rule(self, text: str, width: int) -> Strip:
