@@ -11,5 +11,6 @@ configurations for the live-configuration keys.
 - ``slots``: one side (A or B): the configuration asked for and the result shown.
 - ``document_chunks``: a document's retrieval units under a chunker, cached.
 - ``export_paths``: where an export must never write.
+- ``notes``: one-line readings of core values (the fragility summary).
 - ``session``: the state the screens share, built from the above.
 """
