@@ -102,7 +102,10 @@ class InspectScreen(SessionScreen):
     def sync_status(self) -> None:
         bar = self.query_one(StatusBar)
         bar.show_progress(self.session.progress if self.session.evaluating else None)
-        bar.show_where(self.where_text())
+        where = self.where_text()
+        if self.has_fragility:
+            where += f"{' · ' if where else ''}~ fragile OK · + OK nearby"
+        bar.show_where(where)
         self.sync_bindings()
 
     def show_detail(self, row: QuestionRow | None) -> None:
