@@ -95,7 +95,14 @@ def test_help_lists_what_each_class_really_binds() -> None:
 
 def test_help_covers_every_action_outside_the_dialogs() -> None:
     listed = {b.id for section in HELP_SECTIONS for b in section_bindings(section)}
-    dialogs = {Place.HELP, Place.EXPORT, Place.FORM, Place.ANATOMY, Place.GOLD, Place.GROUPS}  # their keys are in their own footers
+    dialogs = {
+        Place.HELP,
+        Place.EXPORT,
+        Place.FORM,
+        Place.ANATOMY,
+        Place.GOLD,
+        Place.GROUPS,
+    }  # their keys are in their own footers
     assert {a.id for a in ACTIONS if a.place not in dialogs} <= listed
     assert not any(a.id in listed for place in dialogs for a in actions_of(place))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, async_test, make_app, settle
+from textual.command import DiscoveryHit
 from textual.widgets import OptionList, Static
 
 from chunkscope.analysis.fragility import fragility, neighbours
@@ -26,6 +27,7 @@ from chunkscope.reports.eval import eval_report
 from chunkscope.results import Config, ConfigResult
 from chunkscope.tui import messages
 from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.commands import ChunkscopeCommands
 from chunkscope.tui.screens.groups import GroupPicker
 from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.summary_widgets import MetricsTable
@@ -154,10 +156,17 @@ def raw_tags() -> dict[str, list[str]]:
     return {entry["id"]: entry.get("tags", []) for entry in map(json.loads, lines)}
 
 
-async def pick_group(pilot: Any, tag: str) -> None:
+async def open_picker(pilot: Any) -> GroupPicker:
+    """Wait for the results, then press ``#``: the group picker."""
+    await settle(pilot)
     await pilot.press("number_sign")
     picker = pilot.app.screen
     assert isinstance(picker, GroupPicker)
+    return picker
+
+
+async def pick_group(pilot: Any, tag: str) -> None:
+    picker = await open_picker(pilot)
     options = picker.query_one(OptionList)
     options.highlighted = 1 + list(picker.tags).index(tag)
     await pilot.press("enter")
@@ -169,10 +178,7 @@ async def test_group_picker_lists_the_tags_with_counts_and_restricts_the_list(sa
     tags = raw_tags()
     app = make_app(sample)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("number_sign")
-        picker = app.screen
-        assert isinstance(picker, GroupPicker)
+        picker = await open_picker(pilot)
         counts: dict[str, int] = {}
         for question_tags in tags.values():
             for tag in question_tags:
@@ -219,10 +225,7 @@ async def test_inspect_groups_auto_offers_the_computed_groups(sample: Dataset) -
     auto = replace(sample, questions=replace(sample.questions, questions=questions))
     app = make_app(auto)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("number_sign")
-        picker = app.screen
-        assert isinstance(picker, GroupPicker)
+        picker = await open_picker(pilot)
         assert {"lexical:high", "evidence:single", "span:short"} <= set(picker.tags)
 
 
@@ -331,3 +334,28 @@ def test_evaluator_keeps_every_neighbour_after_the_inspector_computed_fragility(
     evaluator = asyncio.run(run())
     assert all(evaluator.cached(n.config) is not None for n in neighbours(SIZE_20))
     assert fragility(evaluator, SIZE_20).summary.fragile_ok == 2
+
+
+@async_test
+async def test_palette_offers_each_group_and_the_fragility_filters(fragile: Dataset, sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        hits = {
+            hit.text: hit async for hit in ChunkscopeCommands(app.screen).discover() if isinstance(hit, DiscoveryHit)
+        }
+        assert "Filter: show fragile OK" not in hits  # fragility not computed
+        hits["Filter: group #table"].command()
+        await settle(pilot)
+        assert listed(app) == [qid for qid, tags in raw_tags().items() if "table" in tags]
+    app = make_app(fragile, SIZE_20)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        hits = {
+            hit.text: hit async for hit in ChunkscopeCommands(app.screen).discover() if isinstance(hit, DiscoveryHit)
+        }
+        hits["Filter: show robust OK"].command()
+        await settle(pilot)
+        assert listed(app) == ["q1"]

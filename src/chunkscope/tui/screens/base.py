@@ -360,7 +360,11 @@ class SessionScreen(SyncedScreen):
 
     def _group_chosen(self, tag: str | None) -> None:
         if tag is not None:
-            self._apply_filter(tag=None if tag == ALL_QUESTIONS else tag)
+            self.action_set_group(tag)
+
+    def action_set_group(self, tag: str) -> None:
+        """List only the questions carrying ``tag`` (from the picker or the command palette); '' lists all."""
+        self._apply_filter(tag=None if tag == ALL_QUESTIONS else tag)
 
     def action_set_filter(self, state: str) -> None:
         """A named list filter (from the command palette)."""
