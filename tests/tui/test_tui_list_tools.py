@@ -102,30 +102,44 @@ async def test_summary_counts_robust_against_fragile_ok(fragile: Dataset) -> Non
         assert "mean fragility 0.250 (8 neighbours)" in line  # (0 + 1 + 2 + 0 + 7) / (8 x 5)
 
 
-@async_test
-async def test_esc_cancels_fragility_within_a_neighbour(fragile: Dataset) -> None:
-    app = make_app(fragile, SIZE_20)
+def slow_neighbours(app: ChunkscopeApp) -> threading.Event:
+    """Make every neighbour of SIZE_20 evaluate like a long embedding that stops only when cancelled;
+    the returned event is set once one started."""
     started = threading.Event()
     evaluate = app.session.evaluator.evaluate
+    slow = {neighbour.config for neighbour in neighbours(SIZE_20)}
 
-    def slow_neighbours(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
-        if config == SIZE_20:
+    def evaluate_slowly(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
+        if config not in slow:
             return evaluate(config, progress, cancelled)
         if progress is not None:
             progress("embedding", 0, 10)
         started.set()
-        while not (cancelled is not None and cancelled()):  # a long embedding, checking at every report
+        while not (cancelled is not None and cancelled()):  # checking at every report, as the core does
             threading.Event().wait(0.01)
         raise EvaluationCancelled("embedding")
 
-    app.session.evaluator.evaluate = slow_neighbours  # type: ignore[method-assign]
+    app.session.evaluator.evaluate = evaluate_slowly  # type: ignore[method-assign]
+    return started
+
+
+async def start_slow_fragility(pilot: Any, started: threading.Event) -> None:
+    """Press u and wait until the first neighbour reports its progress."""
+    await settle(pilot)
+    await pilot.press("u")
+    for _ in range(200):
+        if started.is_set() and "embedding" in pilot.app.session.progress:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the first neighbour did not start")
+
+
+@async_test
+async def test_esc_cancels_fragility_within_a_neighbour(fragile: Dataset) -> None:
+    app = make_app(fragile, SIZE_20)
+    started = slow_neighbours(app)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(pilot)
-        await pilot.press("u")
-        for _ in range(200):
-            if started.is_set() and "embedding" in app.session.progress:
-                break
-            await pilot.pause(0.01)
+        await start_slow_fragility(pilot, started)
         assert app.session.evaluating
         assert app.session.progress == "fixed:size=16/bm25: fragility 1/8 · size -20% · embedding 0/10"
         await pilot.press("escape")
@@ -133,7 +147,20 @@ async def test_esc_cancels_fragility_within_a_neighbour(fragile: Dataset) -> Non
         assert not app.session.evaluating and app.session.fragility_wanted is None
         assert app.session.fragility(SIZE_20) is None
         assert all(row.fragility is None for row in app.screen.query_one(QuestionList).rows)
-        assert any("Cancelled the fragility of fixed:size=20/bm25" in note for note in notes_of(app))
+        assert "Cancelled the fragility of fixed:size=20/bm25. u asks for it again." in notes_of(app)
+
+
+@async_test
+async def test_a_configuration_change_supersedes_the_fragility(fragile: Dataset) -> None:
+    app = make_app(fragile, SIZE_20)
+    started = slow_neighbours(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await start_slow_fragility(pilot, started)
+        await pilot.press("plus")  # a larger size: its evaluation does not wait for eight neighbours
+        await settle(pilot)
+        assert app.session.a.shown is not None and app.session.a.shown.config != SIZE_20
+        assert app.session.fragility_wanted is None and not app.session.evaluating
+        assert app.session.fragility(SIZE_20) is None
 
 
 @async_test

@@ -260,10 +260,12 @@ class ChunkscopeApp(App[None]):
         abandoned = self.session.abandon()
         self.session.fragility_wanted = None
         self.sync_screen()
-        names = ", ".join(config.label for config in abandoned) or (
-            f"the fragility of {fragile.label}" if fragile is not None else "the comparison of A and B"
-        )
-        self.notify(f"Cancelled {names}. p asks for it again.", title="Cancelled", markup=False)
+        if abandoned or fragile is None:
+            names = ", ".join(config.label for config in abandoned) or "the comparison of A and B"
+            self.notify(f"Cancelled {names}. p asks for it again.", title="Cancelled", markup=False)
+        else:
+            note = f"Cancelled the fragility of {fragile.label}. u asks for it again."
+            self.notify(note, title="Cancelled", markup=False)
 
     @work(thread=True, exit_on_error=False, group="evaluate", description="evaluate")
     def evaluate(self, job: EvaluationJob) -> None:

@@ -186,7 +186,10 @@ class Session:
             self.fragility_wanted = None
 
     def missing_fragility(self) -> Config | None:
-        """The configuration whose fragility is asked for and not computed yet."""
+        """The configuration whose fragility is asked for and not computed yet. A change of A's configuration
+        supersedes the request, as it does an evaluation no longer wanted (the neighbours evaluated stay cached)."""
+        if self.fragility_wanted != self.a.requested:
+            self.fragility_wanted = None
         wanted = self.fragility_wanted
         return wanted if wanted is not None and wanted not in self._fragility else None
 
