@@ -50,6 +50,8 @@ class SummaryScreen(SyncedScreen):
         super().__init__(session, id="summary")
         self.compare = compare
         self._matrix_focused = False
+        self._group_key: tuple[object, ...] | None = None
+        self._group: TagGroup | None = None
 
     def compose(self) -> ComposeResult:
         yield ConfigBar(id="summary-config")
@@ -78,7 +80,11 @@ class SummaryScreen(SyncedScreen):
         tag = self.session.views["compare" if self.compare else "inspect"].filter.tag
         if tag is None:
             return None
-        return next((group for group in by_tag(results, self.session.questions) if group.tag == tag), None)
+        key = (tag, tuple(result.config for result in results))
+        if key != self._group_key:  # the screen syncs at every result: the groups are computed once per results
+            self._group_key = key
+            self._group = next((group for group in by_tag(results, self.session.questions) if group.tag == tag), None)
+        return self._group
 
     def _show_group(self, results: list[ConfigResult]) -> None:
         table = self.query_one("#summary-group", MetricsTable)
