@@ -339,7 +339,8 @@ ACTIONS: tuple[Action, ...] = (
         "s",
         "summary",
         "summary",
-        "Metrics table and rank-bucket chart (with the transition matrix in the split view)",
+        "Metrics table and rank-bucket chart (with the transition matrix in the split view; "
+        "with a # group, its metrics; after u, the fragility counts)",
         Place.SESSION,
     ),
     Action(

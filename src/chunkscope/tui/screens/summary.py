@@ -1,5 +1,6 @@
 """``s``: metrics and rank buckets of the shown configuration; in the split view A and B side by side
-with the bucket transition matrix, whose cells filter the question list."""
+with the bucket transition matrix, whose cells filter the question list. Above them, once computed, the
+fragility counts of A (``u``) and, when the list is restricted to a group (``#``), that group's metrics."""
 
 from __future__ import annotations
 
