@@ -18,6 +18,7 @@ from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.export import ExportDialog
 from chunkscope.tui.screens.gold import GoldScreen
+from chunkscope.tui.screens.groups import GroupPicker
 from chunkscope.tui.screens.help import HELP_SECTIONS, HelpScreen, section_bindings
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
@@ -45,6 +46,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.GOLD: GoldScreen,
     Place.SWEEP_MAP: SweepMapScreen,
     Place.WHATIF: WhatIfScreen,
+    Place.GROUPS: GroupPicker,
 }
 
 HELP_CLASSES: dict[str, type[DOMNode]] = {
@@ -95,7 +97,15 @@ def test_help_lists_what_each_class_really_binds() -> None:
 
 def test_help_covers_every_action_outside_the_dialogs() -> None:
     listed = {b.id for section in HELP_SECTIONS for b in section_bindings(section)}
-    dialogs = {Place.HELP, Place.EXPORT, Place.FORM, Place.ANATOMY, Place.GOLD, Place.WHATIF}  # keys in own footers
+    dialogs = {
+        Place.HELP,
+        Place.EXPORT,
+        Place.FORM,
+        Place.ANATOMY,
+        Place.GOLD,
+        Place.WHATIF,
+        Place.GROUPS,
+    }  # their keys are in their own footers
     assert {a.id for a in ACTIONS if a.place not in dialogs} <= listed
     assert not any(a.id in listed for place in dialogs for a in actions_of(place))
 

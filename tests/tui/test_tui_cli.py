@@ -50,6 +50,21 @@ def test_options_and_compare(started: list[ChunkscopeApp]) -> None:
     assert app.open_compare_at_start
 
 
+def test_groups_auto_adds_the_computed_groups(started: list[ChunkscopeApp]) -> None:
+    assert main(["inspect", "--groups", "auto", "--span-threshold", "1000"]) == 0
+    (app,) = started
+    tags = app.session.tags_present()
+    assert tags["evidence:single"] + tags["evidence:multi"] == len(app.session.questions)
+    assert tags["span:short"] == len(app.session.questions)  # no sample gold span is over 1000 characters
+    assert "en" in tags  # the questions' own tags stay
+
+
+def test_without_groups_auto_only_the_own_tags(started: list[ChunkscopeApp]) -> None:
+    assert main(["inspect"]) == 0
+    (app,) = started
+    assert not any(":" in tag for tag in app.session.tags_present())
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from chunkscope.analysis.compare import compare
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
@@ -17,9 +20,11 @@ from chunkscope.tui.state.config_steps import (
     step_size,
 )
 from chunkscope.tui.state.document_chunks import DocumentChunks
+from chunkscope.tui.state.filters import RowFilter, ordered
 from chunkscope.tui.state.session import Session
 
 FIXED_200 = make_config("fixed:size=200")
+OVERLAP_40 = make_config("fixed:size=200,overlap=40")
 
 
 def test_overflow_names_round_trip_and_others_are_refused() -> None:
@@ -79,3 +84,29 @@ def test_the_kept_question_stays_listed_until_the_filter_changes(sample: Dataset
     assert complete in listed and sum(1 for row in session.rows(False) if row.result.lost) == len(listed) - 1
     session.set_filter("inspect", state="lost")
     assert complete not in {row.question.id for row in session.visible_rows("inspect")}
+
+
+def test_rows_without_a_move_follow_the_sorted_ones_in_question_order(sample: Dataset) -> None:
+    session = Session(sample, FIXED_200, OVERLAP_40)
+    a, b = session.evaluator.evaluate(FIXED_200), session.evaluator.evaluate(OVERLAP_40)
+    session.store(a)
+    session.store(b)
+    waiting = session.rows(True)  # B shown, the comparison not computed yet: no row has a move
+    assert ordered(waiting, "improved") == waiting == ordered(waiting, "regressed")
+    moves = compare(a, b).moves
+    mixed = tuple(replace(row, move=moves[row.index]) if row.index % 2 else row for row in waiting)
+    improved = ordered(mixed, "improved")
+    assert [row.index for row in improved[20:]] == list(range(0, 40, 2))
+    changes = [row.move.rank_change for row in improved[:20] if row.move is not None]
+    assert changes == sorted(changes)
+
+
+def test_tag_and_fragility_filters_read_the_row(sample: Dataset) -> None:
+    session = Session(sample, FIXED_200)
+    session.store(session.evaluator.evaluate(FIXED_200))
+    rows = session.rows(False)
+    assert [row.question.id for row in rows if RowFilter(tag="table").accepts(row)] == [
+        row.question.id for row in rows if "table" in row.question.tags
+    ]
+    assert not any(RowFilter(state="fragile OK").accepts(row) for row in rows)  # fragility not computed
+    assert RowFilter(state="failing", tag="ja").describe() == "failing · #ja"

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from chunkscope.cli import common
+from chunkscope.cli.group_options import add_group_options, apply_groups
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
@@ -37,6 +38,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="CONFIG",
         help="open the split view with a second configuration CHUNKER[/RETRIEVER], e.g. fixed:size=200,overlap=40",
     )
+    add_group_options(parser)  # --groups auto: the computed groups join the tags the group picker (#) offers
     parser.set_defaults(run=run)
 
 
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         if args.compare
         else None
     )
-    dataset = common.load_from_args(args)
+    dataset, _ = apply_groups(args, common.load_from_args(args))
     # The inspector's package loads only for this command, so the headless commands never import chunkscope.tui.
     from chunkscope.tui.session import Session
 

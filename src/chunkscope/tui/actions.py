@@ -49,6 +49,8 @@ class Place(Enum):
     """``SweepMapScreen``."""
     WHATIF = "whatif"
     """``WhatIfScreen``."""
+    GROUPS = "groups"
+    """``GroupPicker``."""
 
 
 NAMESPACES = {
@@ -70,6 +72,7 @@ NAMESPACES = {
     "gold": "Gold",
     "sweep": "Sweep map",
     "whatif": "What-if",
+    "groups": "Groups",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
@@ -167,7 +170,8 @@ ACTIONS: tuple[Action, ...] = (
         "f",
         "filter_next(1)",
         "next filter",
-        "Cycle the list filter: all, failing, lost, cut, incomplete (+ movement in the split view)",
+        "Cycle the list filter: all, failing, lost, cut, incomplete (+ movement in the split view; "
+        "+ fragile OK, robust OK once u computed fragility)",
         Place.SESSION,
         group=FILTER,
     ),
@@ -180,6 +184,16 @@ ACTIONS: tuple[Action, ...] = (
         Place.SESSION,
         show=False,
         group=FILTER,
+    ),
+    Action(
+        "filter.group",
+        "number_sign",
+        "group_picker",
+        "group",
+        "Pick a tag or computed group to list only its questions; the summary then shows that group's metrics",
+        Place.SESSION,
+        show=False,
+        key_display="#",
     ),
     Action(
         "filter.search",
@@ -328,8 +342,27 @@ ACTIONS: tuple[Action, ...] = (
         "s",
         "summary",
         "summary",
-        "Metrics table and rank-bucket chart (with the transition matrix in the split view)",
+        "Metrics table and rank-bucket chart (with the transition matrix in the split view; "
+        "with a # group, its metrics; after u, the fragility counts)",
         Place.SESSION,
+    ),
+    Action(
+        "export.copy-chunk",
+        "y",
+        "copy_chunk",
+        "copy chunk",
+        "Copy the highlighted ranked chunk's text to the clipboard",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "export.copy-case",
+        "Y",
+        "copy_case",
+        "copy case file",
+        "Copy the selected question's case file (the Markdown the export writes) to the clipboard",
+        Place.SESSION,
+        show=False,
     ),
     Action(
         "export.dialog",
@@ -376,6 +409,16 @@ ACTIONS: tuple[Action, ...] = (
         Place.SESSION,
         show=False,
     ),
+    Action(
+        "question.fragility",
+        "u",
+        "fragility",
+        "fragility",
+        "Evaluate the 8 size/overlap neighbours (esc cancels): the list marks ~ fragile OK and + OK nearby, "
+        "f gains fragile OK and robust OK, the summary counts them",
+        Place.INSPECT,
+        show=False,
+    ),
     # -- the split view
     Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
     Action(
@@ -388,6 +431,16 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
     ),
     Action("compare.swap", "w", "swap", "swap A/B", "Exchange configurations A and B", Place.COMPARE, show=False),
+    Action(
+        "compare.sort",
+        "S",
+        "sort_next",
+        "sort",
+        "Order the list by the evidence rank change from A to B: question order, biggest improvement first, "
+        "biggest regression first",
+        Place.COMPARE,
+        show=False,
+    ),
     # -- dialogs
     Action("summary.close", "escape,s", "app.pop_screen", "back", "Back to the question view", Place.SUMMARY),
     Action(
@@ -497,6 +550,7 @@ ACTIONS: tuple[Action, ...] = (
         Place.WHATIF,
         show=False,
     ),
+    Action("groups.close", "escape", "app.pop_screen", "close", "Close without changing the filter", Place.GROUPS),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
     # -- the transition matrix
     Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),

@@ -19,8 +19,8 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
 from chunkscope.analysis.compare import compare
+from chunkscope.analysis.fragility import fragility, neighbours
 from chunkscope.pipeline.evaluate import EvaluationCancelled
-from chunkscope.reports.casefile import case_file
 from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
 from chunkscope.tui import messages
@@ -35,6 +35,8 @@ from chunkscope.tui.screens.summary import SummaryScreen
 from chunkscope.tui.screens.sweep_map import SweepInput, SweepMapScreen
 from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.screens.whatif import WhatIfScreen
+from chunkscope.tui.state.case_text import case_file_renderer, shown_results
+from chunkscope.tui.state.notes import fragility_note
 from chunkscope.tui.state.session import Session
 
 INDEXES_KEPT = 4
@@ -56,13 +58,15 @@ class EvaluationJob:
     """Configurations to evaluate, in order."""
     pair: tuple[Config, Config] | None
     """A and B to compare afterwards (split view)."""
+    fragility: Config | None = None
+    """A configuration whose fragility to compute afterwards (``u``)."""
     stop: threading.Event = field(default_factory=threading.Event, compare=False)
     """Set to cancel: the core checks it at every progress report of the evaluation."""
 
     @property
-    def wants(self) -> tuple[tuple[Config, ...], tuple[Config, Config] | None]:
+    def wants(self) -> tuple[tuple[Config, ...], tuple[Config, Config] | None, Config | None]:
         """What the job computes (a request for the same leaves it running)."""
-        return self.configs, self.pair
+        return self.configs, self.pair, self.fragility
 
 
 def parse_keymap(text: str) -> dict[str, str]:
@@ -224,24 +228,31 @@ class ChunkscopeApp(App[None]):
         pair = self.session.requested_pair() if self.compare_open else None
         if pair is not None and self.session.has_comparison(*pair):
             pair = None
-        if self.job is not None and not self._still_wanted(self.job, missing, pair):
+        fragile = self.session.missing_fragility()
+        if self.job is not None and not self._still_wanted(self.job, missing, pair, fragile):
             self.cancel_job()
-        if (missing or pair is not None) and self.job is None and not self.exiting:
+        if (missing or pair is not None or fragile is not None) and self.job is None and not self.exiting:
             self._jobs += 1
-            self.job = EvaluationJob(self._jobs, missing, pair)
-            self.session.progress = f"{missing[0].label}: starting" if missing else "comparing A and B"
+            self.job = EvaluationJob(self._jobs, missing, pair, fragile)
+            self.session.progress = (
+                f"{missing[0].label}: starting" if missing else "comparing A and B" if pair else "fragility: starting"
+            )
             self._worker = self.evaluate(self.job)
         self.session.evaluating = self.job is not None
         self.sync_screen()
 
     def _still_wanted(
-        self, job: EvaluationJob, missing: tuple[Config, ...], pair: tuple[Config, Config] | None
+        self,
+        job: EvaluationJob,
+        missing: tuple[Config, ...],
+        pair: tuple[Config, Config] | None,
+        fragile: Config | None,
     ) -> bool:
         """True when everything ``job`` computes is still wanted: it runs on, and what else is wanted
         starts when it ends (a change on the other side does not throw away a long embedding)."""
         evaluator = self.session.evaluator
         configs_wanted = all(config in missing or evaluator.cached(config) is not None for config in job.configs)
-        return configs_wanted and (job.pair is None or job.pair == pair)
+        return configs_wanted and (job.pair is None or job.pair == pair) and job.fragility in (None, fragile)
 
     def cancel_job(self) -> None:
         """Stop the running computation: its thread stops at the core's next check, its messages are ignored."""
@@ -259,11 +270,17 @@ class ChunkscopeApp(App[None]):
         """esc while computing: stop, and let the sides that waited show what they showed before."""
         if self.job is None:
             return
+        fragile = self.job.fragility
         self.cancel_job()
         abandoned = self.session.abandon()
+        self.session.fragility_wanted = None
         self.sync_screen()
-        names = ", ".join(config.label for config in abandoned) or "the comparison of A and B"
-        self.notify(f"Cancelled {names}. p asks for it again.", title="Cancelled", markup=False)
+        if abandoned or fragile is None:
+            names = ", ".join(config.label for config in abandoned) or "the comparison of A and B"
+            self.notify(f"Cancelled {names}. p asks for it again.", title="Cancelled", markup=False)
+        else:
+            note = f"Cancelled the fragility of {fragile.label}. u asks for it again."
+            self.notify(note, title="Cancelled", markup=False)
 
     @work(thread=True, exit_on_error=False, group="evaluate", description="evaluate")
     def evaluate(self, job: EvaluationJob) -> None:
@@ -295,10 +312,39 @@ class ChunkscopeApp(App[None]):
                     comparison = compare(evaluator.evaluate(a, None, cancelled), evaluator.evaluate(b, None, cancelled))
                     if not cancelled():
                         self.post_message(messages.ComparisonReady(comparison))
+            if job.fragility is not None and not cancelled():
+                self._evaluate_fragility(job, job.fragility)
         except EvaluationCancelled:
             pass
         # Not in a finally: a failure is reported by the worker's error state (and must not be retried).
         self.post_message(messages.EvaluationFinished(job.number))
+
+    def _evaluate_fragility(self, job: EvaluationJob, config: Config) -> None:
+        """Evaluate the neighbours one at a time, each cancellable as any evaluation (the core's
+        ``fragility`` only checks between evaluations), then take the core's fragility from the cache."""
+        evaluator = self.session.evaluator
+        nearby = neighbours(config)
+        for number, neighbour in enumerate(nearby, 1):
+            stage = f"fragility {number}/{len(nearby)} · {neighbour.rule}"
+            report = self._progress_reporter(job, neighbour.config, stage)
+            evaluator.evaluate(neighbour.config, report, job.stop.is_set)
+        self.post_message(messages.FragilityReady(fragility(evaluator, config)))
+
+    def _progress_reporter(self, job: EvaluationJob, config: Config, prefix: str) -> Callable[[str, int, int], None]:
+        """Progress reports of one evaluation of a fragility job, ``prefix`` before the stage."""
+
+        def report(stage: str, done: int, total: int) -> None:
+            self.post_message(messages.EvaluationProgress(job.number, config, f"{prefix} · {stage}", done, total))
+
+        return report
+
+    def on_fragility_requested(self, message: messages.FragilityRequested) -> None:
+        self.request_results()
+
+    def on_fragility_ready(self, message: messages.FragilityReady) -> None:
+        self.session.store_fragility(message.result)
+        self.sync_screen()
+        self.notify(f"Fragility of {message.result.config.label}: {fragility_note(message.result)}", markup=False)
 
     def on_evaluation_progress(self, message: messages.EvaluationProgress) -> None:
         if self.job is None or message.job != self.job.number:
@@ -337,6 +383,7 @@ class ChunkscopeApp(App[None]):
             for slot in self.session.slots():
                 if slot.pending:
                     self.session.give_up(slot.requested, str(error))
+            self.session.fragility_wanted = None  # asked again with u, not retried at every change
             self.job = self._worker = None
             self.session.progress = ""
             self.session.evaluating = False
@@ -355,18 +402,14 @@ class ChunkscopeApp(App[None]):
         """Write the selected question's case file (``case``) or the report (``report``)."""
         what, path, with_b = message.what, message.path, message.with_b
         session = self.session
-        results = tuple(slot.shown for slot in session.slots()[: 2 if with_b else 1] if slot.shown is not None)
         if what == "case":
-            if session.selected_id is None:
+            question_id = session.selected_id
+            if question_id is None:
                 self.notify("No question selected.", severity="warning")
                 return
-            question = session.question(session.selected_id)
-            comparison = session.comparison() if with_b else None
-            name = session.dataset.name
-            corpus = session.dataset.corpus
-            self.write_export(path, what, lambda: case_file(question, corpus, results, name, comparison))
+            self.write_export(path, what, case_file_renderer(session, question_id, with_b))
         else:
-            dataset = session.dataset
+            dataset, results = session.dataset, shown_results(session, with_b)
             self.write_export(path, what, lambda: to_json(eval_report(dataset, results)))
 
     @work(thread=True, exit_on_error=False, group="export", description="export")

@@ -55,7 +55,7 @@ class ChunkscopeCommands(Provider):
         screen = self.screen
         if not isinstance(screen, SessionScreen):
             return
-        for state in filter_cycle(screen.compare):
+        for state in filter_cycle(screen.compare, screen.has_fragility):
             yield PaletteCommand(
                 f"Filter: show {state}",
                 f"List only {state} questions",
@@ -66,6 +66,12 @@ class ChunkscopeCommands(Provider):
                 f"Filter: cause {cause.value}",
                 f"List only questions whose failure cause is {cause.value}",
                 partial(self._run, screen, f"set_cause({cause.value!r})"),
+            )
+        for tag, count in screen.session.tags_present().items():
+            yield PaletteCommand(
+                f"Filter: group #{tag}",
+                f"List only the {count} questions tagged {tag}",
+                partial(self._run, screen, f"set_group({tag!r})"),
             )
 
     def _commands(self) -> list[PaletteCommand]:

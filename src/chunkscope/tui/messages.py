@@ -10,6 +10,7 @@ from typing import Literal
 from textual.message import Message
 
 from chunkscope.analysis.compare import Comparison
+from chunkscope.analysis.fragility import FragilityResult
 from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.state.slots import Side
 
@@ -93,6 +94,18 @@ class ComparisonReady(Message):
     def __init__(self, comparison: Comparison) -> None:
         super().__init__()
         self.comparison = comparison
+
+
+class FragilityRequested(Message):
+    """A screen asked for the fragility of A's configuration (``Session.fragility_wanted``)."""
+
+
+class FragilityReady(Message):
+    """The worker computed the fragility of a configuration (``u``)."""
+
+    def __init__(self, result: FragilityResult) -> None:
+        super().__init__()
+        self.result = result
 
 
 class ExportRequested(Message):

@@ -20,13 +20,15 @@ from textual.widgets import Input
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Chunk
-from chunkscope.results import Config, QuestionResult
+from chunkscope.results import Config, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.gold import GoldScreen
+from chunkscope.tui.screens.groups import ALL_QUESTIONS, GroupPicker
 from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.state.case_text import case_file_text
 from chunkscope.tui.state.config_steps import StepError, config_step
-from chunkscope.tui.state.filters import FilterChanges, ViewName, filter_cycle
+from chunkscope.tui.state.filters import ORDER_NAMES, FilterChanges, ViewName, filter_cycle
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side
@@ -183,6 +185,10 @@ class SessionScreen(SyncedScreen):
         """Focus the first pane of the detail (the ranked chunks)."""
         raise NotImplementedError
 
+    def highlighted_hit(self) -> RankedChunk | None:
+        """The ranked chunk under the cursor of the ranked chunks (the focused side's in the split view)."""
+        raise NotImplementedError
+
     def sync_bindings(self) -> None:
         """Let the footer show esc (cancel) exactly while a computation runs."""
         if self.session.evaluating != self._footer_evaluating:
@@ -212,6 +218,8 @@ class SessionScreen(SyncedScreen):
         total = len(all_rows)
         view = self.session.views[self.VIEW]
         described = view.filter.describe()
+        if view.order != "default":
+            described += f" · {ORDER_NAMES[view.order]}"
         if view.kept is not None and any(row.question.id == view.kept and not view.filter.accepts(row) for row in rows):
             described += f" (+{view.kept}, kept selected)"
         pane = self.question_list.parent
@@ -330,7 +338,28 @@ class SessionScreen(SyncedScreen):
     def action_filter_next(self, step: int) -> None:
         """Next list filter."""
         current = self.session.views[self.VIEW].filter.state
-        self._apply_filter(state=cycle(filter_cycle(self.compare), current, step), cell=None)
+        self._apply_filter(state=cycle(filter_cycle(self.compare, self.has_fragility), current, step), cell=None)
+
+    @property
+    def has_fragility(self) -> bool:
+        """The list's rows carry the fragility of the shown configuration (computed with ``u``)."""
+        rows = self.session.rows(self.compare)
+        return bool(rows) and rows[0].fragility is not None
+
+    def action_group_picker(self) -> None:
+        """Open the picker of the tags and groups present; the chosen one restricts the list."""
+        session = self.session
+        current = session.views[self.VIEW].filter.tag
+        picker = GroupPicker(session.tags_present(), len(session.questions), current)
+        self.app.push_screen(picker, self._group_chosen)
+
+    def _group_chosen(self, tag: str | None) -> None:
+        if tag is not None:
+            self.action_set_group(tag)
+
+    def action_set_group(self, tag: str) -> None:
+        """List only the questions carrying ``tag`` (from the picker or the command palette); '' lists all."""
+        self._apply_filter(tag=None if tag == ALL_QUESTIONS else tag)
 
     def action_set_filter(self, state: str) -> None:
         """A named list filter (from the command palette)."""
@@ -367,7 +396,7 @@ class SessionScreen(SyncedScreen):
         """Back to every question."""
         self.search_input.value = ""
         self.search_input.display = False
-        self.session.set_filter(self.VIEW, state="all", cause=None, cell=None, text="")
+        self.session.set_filter(self.VIEW, state="all", cause=None, cell=None, text="", tag=None)
         self.refresh_list()
         if self.focused is None or isinstance(self.focused, Input):
             self.question_list.focus()
@@ -439,6 +468,28 @@ class SessionScreen(SyncedScreen):
         side = self.editing_side
         title = f"Configuration {side.upper()}" if self.compare else "Configuration"
         self.post_message(messages.ConfigFormRequested(side, title))
+
+    # -- the clipboard
+
+    def action_copy_chunk(self) -> None:
+        """Copy the highlighted ranked chunk's text."""
+        hit = self.highlighted_hit()
+        if hit is None:
+            self.notify("No ranked chunk to copy.", severity="warning")
+            return
+        self.app.copy_to_clipboard(hit.chunk.text)
+        chars = len(hit.chunk.text)
+        self.notify(f"Copied chunk {hit.chunk.id} (rank {hit.rank}, {chars:,} chars).", title="Clipboard", markup=False)
+
+    def action_copy_case(self) -> None:
+        """Copy the selected question's case file (the Markdown the export writes)."""
+        question_id = self.session.selected_id
+        if question_id is None or self.session.a.shown is None:
+            self.notify("No question to copy yet.", severity="warning")
+            return
+        text = case_file_text(self.session, question_id, self.compare)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied the case file of {question_id} ({len(text):,} chars).", title="Clipboard", markup=False)
 
     # -- other screens
 

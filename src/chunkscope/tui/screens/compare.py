@@ -11,10 +11,11 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
-from chunkscope.results import ConfigResult, QuestionResult
+from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
+from chunkscope.tui.state.filters import LIST_ORDERS, ORDER_NAMES
 from chunkscope.tui.state.rows import QuestionRow, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
@@ -100,6 +101,11 @@ class CompareScreen(SessionScreen):
 
     def focus_detail(self) -> None:
         self._ranked(self.side).focus()
+
+    def highlighted_hit(self) -> RankedChunk | None:
+        focused = self.focused
+        view = focused if isinstance(focused, RankedChunksView) else self._ranked(self.side)
+        return view.highlighted
 
     def _ranked(self, side: Side) -> RankedChunksView:
         return self.query_one(f"#compare-ranked-{side}", RankedChunksView)
@@ -196,6 +202,16 @@ class CompareScreen(SessionScreen):
         """Switch which side the configuration keys change."""
         self.side = "a" if self.side == "b" else "b"
         self.sync_session()
+
+    def action_sort_next(self) -> None:
+        """Next list order: question order, biggest rank improvement first, biggest regression first."""
+        view = self.session.views[self.VIEW]
+        view.order = LIST_ORDERS[(LIST_ORDERS.index(view.order) + 1) % len(LIST_ORDERS)]
+        if view.order != "default" and self.session.comparison() is None:
+            self.notify("The comparison is still computing: the list is sorted once it arrives.")
+        else:
+            self.notify(f"Sorted: {ORDER_NAMES[view.order]}.")
+        self.refresh_list()
 
     def action_swap(self) -> None:
         """Exchange A and B."""

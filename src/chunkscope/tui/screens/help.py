@@ -26,6 +26,10 @@ GLYPHS = (
     ("✓", "complete: every required item was delivered"),
     ("R / L", "split view: recovered (lost under A, whole under B) / newly lost under B"),
     ("▲ / ▼ / =", "split view: first correct rank better / worse / same under B"),
+    (
+        "~ / +",
+        "after u: fragile OK (OK here, not under some size/overlap neighbour) / OK nearby (OK under a neighbour)",
+    ),
 )
 
 

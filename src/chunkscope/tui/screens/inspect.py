@@ -11,8 +11,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
+from chunkscope.analysis.fragility import neighbours
 from chunkscope.errors import ChunkscopeError
-from chunkscope.results import Config
+from chunkscope.results import Config, RankedChunk
+from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.anatomy import AnatomyScreen, explainer_for
 from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
@@ -67,6 +69,28 @@ class InspectScreen(SessionScreen):
     def focus_detail(self) -> None:
         self.query_one(RankedChunksView).focus()
 
+    def highlighted_hit(self) -> RankedChunk | None:
+        return self.query_one(RankedChunksView).highlighted
+
+    def action_fragility(self) -> None:
+        """Compute the fragility of the shown configuration in the background (esc cancels)."""
+        session = self.session
+        shown = session.a.shown
+        if shown is None or session.a.pending:
+            self.notify("Fragility needs the shown results: wait for the evaluation.", severity="warning")
+            return
+        if session.fragility(shown.config) is not None:
+            self.notify(f"Fragility of {shown.config.label} is shown: f lists fragile OK and robust OK.")
+            return
+        try:
+            count = len(neighbours(shown.config))
+        except ChunkscopeError as error:
+            self.notify(str(error), title="Fragility", severity="warning", markup=False)
+            return
+        session.fragility_wanted = shown.config
+        self.notify(f"Evaluating {count} neighbours of {shown.config.label} (esc cancels).", markup=False)
+        self.app.post_message(messages.FragilityRequested())
+
     def sync_session(self) -> None:
         session = self.session
         self.query_one(ConfigBar).show(
@@ -80,7 +104,10 @@ class InspectScreen(SessionScreen):
     def sync_status(self) -> None:
         bar = self.query_one(StatusBar)
         bar.show_progress(self.session.progress if self.session.evaluating else None)
-        bar.show_where(self.where_text())
+        where = self.where_text()
+        if self.has_fragility:
+            where += f"{' · ' if where else ''}~ fragile OK · + OK nearby"
+        bar.show_where(where)
         self.sync_bindings()
 
     def show_detail(self, row: QuestionRow | None) -> None:

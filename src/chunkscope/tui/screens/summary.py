@@ -1,5 +1,6 @@
 """``s``: metrics and rank buckets of the shown configuration; in the split view A and B side by side
-with the bucket transition matrix, whose cells filter the question list."""
+with the bucket transition matrix, whose cells filter the question list. Above them, once computed, the
+fragility counts of A (``u``) and, when the list is restricted to a group (``#``), that group's metrics."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from chunkscope.analysis.diagnose import FailureCause, diagnose
+from chunkscope.analysis.groups import TagGroup, by_tag
 from chunkscope.results import ConfigResult
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.synced import SyncedScreen
+from chunkscope.tui.state.notes import fragility_note
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.summary_widgets import BucketChart, ChunkLengthChart, MetricsTable, TransitionMatrix
@@ -48,12 +51,20 @@ class SummaryScreen(SyncedScreen):
         super().__init__(session, id="summary")
         self.compare = compare
         self._matrix_focused = False
+        self._group_key: tuple[object, ...] | None = None
+        self._group: TagGroup | None = None
 
     def compose(self) -> ComposeResult:
         yield ConfigBar(id="summary-config")
         with VerticalScroll(id="summary-body"):
             with Horizontal(id="summary-columns"):
                 with Vertical(id="summary-left"):
+                    fragility = Static(id="summary-fragility", markup=False)
+                    fragility.display = False  # until the fragility of the shown A is computed (u)
+                    yield fragility
+                    group = MetricsTable(id="summary-group")
+                    group.display = False  # until the list is restricted to a group (#)
+                    yield group
                     yield MetricsTable(id="summary-metrics")
                     if self.compare:
                         yield TransitionMatrix(id="summary-transitions")
@@ -64,6 +75,35 @@ class SummaryScreen(SyncedScreen):
             diagnosis.border_title = "Failure causes and where to look first"
             yield diagnosis
         yield Footer(compact=True)
+
+    def group(self, results: list[ConfigResult]) -> TagGroup | None:
+        """The group the question list is restricted to (``#``), as the core's by-tag summary computes it."""
+        tag = self.session.views["compare" if self.compare else "inspect"].filter.tag
+        if tag is None:
+            return None
+        key = (tag, tuple(result.config for result in results))
+        if key != self._group_key:  # the screen syncs at every result: the groups are computed once per results
+            self._group_key = key
+            self._group = next((group for group in by_tag(results, self.session.questions) if group.tag == tag), None)
+        return self._group
+
+    def _show_group(self, results: list[ConfigResult]) -> None:
+        table = self.query_one("#summary-group", MetricsTable)
+        group = self.group(results)
+        table.display = group is not None
+        if group is not None:
+            table.border_title = (
+                f"Group #{group.tag} · {len(group.question_ids)} of {len(self.session.questions)} questions"
+            )
+            table.show(group.results)
+
+    def _show_fragility(self) -> None:
+        line = self.query_one("#summary-fragility", Static)
+        shown = self.session.a.shown
+        fragility = self.session.fragility(shown.config) if shown is not None else None
+        line.display = fragility is not None
+        if fragility is not None:
+            line.update(f"{'A ' if self.compare else ''}fragility: {fragility_note(fragility)}")
 
     def _results(self) -> list[ConfigResult]:
         slots = self.session.slots() if self.compare else (self.session.a,)
@@ -81,7 +121,9 @@ class SummaryScreen(SyncedScreen):
         comparison = session.comparison() if self.compare else None
         if not results:
             return
-        self.query_one(MetricsTable).show(results, comparison)
+        self.query_one("#summary-metrics", MetricsTable).show(results, comparison)
+        self._show_group(results)
+        self._show_fragility()
         self.query_one(BucketChart).show(results)
         self.query_one(ChunkLengthChart).show(results)
         if self.compare and comparison is not None:

@@ -5,11 +5,13 @@ cause); these modules only classify, filter and step through them, and derive ne
 configurations for the live-configuration keys.
 
 - ``rows``: a question with its results as one list row, and its status glyph.
-- ``filters``: which rows a view lists.
+- ``filters``: which rows a view lists, and in which order.
 - ``stepping``: wrap-around steps through names and rows.
 - ``config_steps``: the ladders the configuration keys climb (size, overlap, top-k, budget, ...).
 - ``slots``: one side (A or B): the configuration asked for and the result shown.
 - ``document_chunks``: a document's retrieval units under a chunker, cached.
 - ``export_paths``: where an export must never write.
+- ``notes``: one-line readings of core values (the fragility summary).
+- ``case_text``: the selected question's case file, as the export writes it and ``Y`` copies it.
 - ``session``: the state the screens share, built from the above.
 """

@@ -1,12 +1,15 @@
-"""Which questions a view lists: the state, movement, cause, transition-cell and text filters."""
+"""Which questions a view lists, and in which order: the state, movement, fragility, cause, tag,
+transition-cell and text filters, and the split view's sort by rank change."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal, TypedDict
 
 from chunkscope.analysis.compare import QuestionMove, State
 from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.analysis.fragility import Verdict
 from chunkscope.results import QuestionResult
 from chunkscope.tui.state.rows import QuestionRow
 
@@ -19,6 +22,22 @@ alternative) is split by a boundary; ``incomplete``: the evidence exists but was
 
 MOVE_FILTERS: tuple[str, ...] = ("moved", "better", "worse", "recovered", "newly lost")
 """Split-view filters on ``QuestionMove``: anything changed, rank better/worse, lost in A only, lost in B only."""
+
+FRAGILITY_FILTERS: tuple[str, ...] = (Verdict.FRAGILE_OK.value, Verdict.ROBUST_OK.value)
+"""Single-view filters on the core's fragility verdict, once fragility is computed for A."""
+
+ListOrder = Literal["default", "improved", "regressed"]
+"""The split view's order: question-set order, biggest rank improvement first, biggest regression first."""
+
+LIST_ORDERS: tuple[ListOrder, ...] = ("default", "improved", "regressed")
+"""The orders ``S`` steps through."""
+
+ORDER_NAMES: dict[ListOrder, str] = {
+    "default": "question order",
+    "improved": "biggest improvement first",
+    "regressed": "biggest regression first",
+}
+"""How each order reads in the list title."""
 
 
 def _state_accepts(name: str, row: QuestionRow) -> bool:
@@ -60,15 +79,22 @@ class RowFilter:
     """Only questions in this (state under A, state under B) transition cell."""
     text: str = ""
     """Case-insensitive substring of the question id or query."""
+    tag: str | None = None
+    """Only questions carrying this tag (their own, or a computed group under ``--groups auto``)."""
 
     def accepts(self, row: QuestionRow) -> bool:
         """True when the row passes every part of the filter."""
         if self.state in MOVE_FILTERS:
             if row.move is None or not _move_accepts(self.state, row.move):
                 return False
+        elif self.state in FRAGILITY_FILTERS:
+            if row.fragility is None or row.fragility.verdict.value != self.state:
+                return False
         elif not _state_accepts(self.state, row):
             return False
         if self.cause is not None and self.cause not in (row.cause, row.cause_b):
+            return False
+        if self.tag is not None and self.tag not in row.question.tags:
             return False
         if self.cell is not None and (row.move is None or (row.move.state_a, row.move.state_b) != self.cell):
             return False
@@ -82,6 +108,8 @@ class RowFilter:
         parts = [self.state]
         if self.cause is not None:
             parts.append(self.cause.value)
+        if self.tag is not None:
+            parts.append(f"#{self.tag}")
         if self.cell is not None:
             parts.append(f"A {self.cell[0]} → B {self.cell[1]}")
         if self.text:
@@ -96,18 +124,36 @@ class FilterChanges(TypedDict, total=False):
     cause: FailureCause | None
     cell: tuple[State, State] | None
     text: str
+    tag: str | None
 
 
-def filter_cycle(compare: bool) -> tuple[str, ...]:
-    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view."""
-    return STATE_FILTERS + MOVE_FILTERS if compare else STATE_FILTERS
+def filter_cycle(compare: bool, fragility: bool = False) -> tuple[str, ...]:
+    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view
+    and the fragility verdicts in the single view once fragility is computed (``fragility``)."""
+    if compare:
+        return STATE_FILTERS + MOVE_FILTERS
+    return STATE_FILTERS + FRAGILITY_FILTERS if fragility else STATE_FILTERS
+
+
+def ordered(rows: Sequence[QuestionRow], order: ListOrder) -> tuple[QuestionRow, ...]:
+    """``rows`` in ``order``, by the core's rank change of each question from A to B
+    (``QuestionMove.rank_change``, ``rank_b - rank_a``, negative is better); ties and rows without a
+    move (the comparison still computing) keep question-set order, the latter after the others."""
+    if order == "default":
+        return tuple(rows)
+    sign = 1 if order == "improved" else -1
+    moved = [row for row in rows if row.move is not None]
+    waiting = [row for row in rows if row.move is None]
+    return (*sorted(moved, key=lambda row: sign * row.move.rank_change if row.move else 0.0), *waiting)
 
 
 @dataclass
 class ViewState:
-    """Filter and list of one view (the single view and the split view filter independently)."""
+    """Filter, order and list of one view (the single view and the split view filter independently)."""
 
     filter: RowFilter = field(default_factory=RowFilter)
+    order: ListOrder = "default"
+    """The list's order (the split view sorts by rank change)."""
     kept: str | None = None
     """A question listed even though the filter rejects it: the one selected when new results arrived,
     so a configuration change never takes the question under study off the screen."""

@@ -8,6 +8,7 @@ from enum import Enum
 
 from chunkscope.analysis.compare import Comparison, QuestionMove, State, state_of
 from chunkscope.analysis.diagnose import FailureCause, failure_cause
+from chunkscope.analysis.fragility import FragilityResult, FragilityRow
 from chunkscope.model import Question
 from chunkscope.results import ConfigResult, QuestionResult
 
@@ -71,6 +72,8 @@ class QuestionRow:
     """How the question moved from A to B, in the split view (once the comparison is computed)."""
     cause_b: FailureCause | None = None
     """The failure cause under B, in the split view."""
+    fragility: FragilityRow | None = None
+    """The question's fragility under A (once computed for A's configuration: ``u`` in the single view)."""
 
     @property
     def results(self) -> tuple[QuestionResult, ...]:
@@ -88,8 +91,10 @@ def build_rows(
     result: ConfigResult,
     result_b: ConfigResult | None = None,
     comparison: Comparison | None = None,
+    fragility: FragilityResult | None = None,
 ) -> tuple[QuestionRow, ...]:
-    """Every question as a row under ``result`` (with ``result_b`` and the move to it in the split view)."""
+    """Every question as a row under ``result`` (with ``result_b`` and the move to it in the split view,
+    and each question's fragility when ``fragility``, of ``result``'s configuration, is given)."""
     count = len(result.questions)
     results_b: Sequence[QuestionResult | None] = result_b.questions if result_b is not None else [None] * count
     moves: Sequence[QuestionMove | None] = comparison.moves if comparison is not None else [None] * count
@@ -105,6 +110,7 @@ def build_rows(
             status_of(b) if b is not None else None,
             move,
             failure_cause(b, result_b.config) if b is not None and result_b is not None else None,
+            fragility.row(question.id) if fragility is not None else None,
         )
         for index, (question, question_result, b, move) in enumerate(
             zip(questions, result.questions, results_b, moves, strict=True)

@@ -10,7 +10,9 @@ from typing import Unpack
 
 from chunkscope.analysis.compare import Comparison
 from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.analysis.fragility import FragilityResult
 from chunkscope.analysis.gold import GoldCheck, check_gold
+from chunkscope.analysis.groups import question_tags, tag_positions
 from chunkscope.io.sources import Dataset
 from chunkscope.model import Chunk, Question
 from chunkscope.pipeline.evaluate import Evaluator
@@ -18,7 +20,7 @@ from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.state.config_steps import StepError, cycle_overlap
 from chunkscope.tui.state.document_chunks import DocumentChunks
 from chunkscope.tui.state.export_paths import is_input_path
-from chunkscope.tui.state.filters import FilterChanges, RowFilter, ViewName, ViewState
+from chunkscope.tui.state.filters import FilterChanges, ListOrder, RowFilter, ViewName, ViewState, ordered
 from chunkscope.tui.state.rows import QuestionRow, build_rows
 from chunkscope.tui.state.slots import Side, Slot
 from chunkscope.tui.state.stepping import step_through
@@ -30,6 +32,7 @@ class _Listing:
 
     source: tuple[QuestionRow, ...]
     filter: RowFilter
+    order: ListOrder
     kept: str | None
     rows: tuple[QuestionRow, ...]
     positions: dict[str, int]
@@ -54,7 +57,10 @@ class Session:
         self.remembered_specs: dict[str, str] = {}
         """Last spec used per strategy kind and name (``"chunker fixed"``), so cycling back restores its parameters."""
         self._comparisons: dict[tuple[Config, Config], Comparison] = {}
-        self._rows: dict[tuple[Config, Config | None, bool], tuple[QuestionRow, ...]] = {}
+        self.fragility_wanted: Config | None = None
+        """The configuration whose fragility was asked for (``u``) and is not computed yet."""
+        self._fragility: dict[Config, FragilityResult] = {}
+        self._rows: dict[tuple[Config, Config | None, bool, bool], tuple[QuestionRow, ...]] = {}
         self._document_chunks = DocumentChunks(self.evaluator)
         self._visible: dict[ViewName, _Listing] = {}
         """Per view, the rows it listed last and the filter they were listed under (reused while unchanged)."""
@@ -167,6 +173,26 @@ class Session:
         """A worker's comparison."""
         self._comparisons[(comparison.a, comparison.b)] = comparison
 
+    # -- fragility
+
+    def fragility(self, config: Config) -> FragilityResult | None:
+        """The fragility of ``config``, when computed."""
+        return self._fragility.get(config)
+
+    def store_fragility(self, result: FragilityResult) -> None:
+        """A worker's fragility result (no longer wanted: it is known)."""
+        self._fragility[result.config] = result
+        if self.fragility_wanted == result.config:
+            self.fragility_wanted = None
+
+    def missing_fragility(self) -> Config | None:
+        """The configuration whose fragility is asked for and not computed yet. A change of A's configuration
+        supersedes the request, as it does an evaluation no longer wanted (the neighbours evaluated stay cached)."""
+        if self.fragility_wanted != self.a.requested:
+            self.fragility_wanted = None
+        wanted = self.fragility_wanted
+        return wanted if wanted is not None and wanted not in self._fragility else None
+
     # -- rows, filters, selection
 
     def rows(self, compare: bool) -> tuple[QuestionRow, ...]:
@@ -176,13 +202,20 @@ class Session:
             return ()
         result_b = self.b.shown if compare and self.b is not None else None
         comparison = self.comparison() if result_b is not None else None
-        key = (result.config, result_b.config if result_b is not None else None, comparison is not None)
+        # The question list marks fragility in the single view only.
+        fragility = None if compare else self._fragility.get(result.config)
+        key = (
+            result.config,
+            result_b.config if result_b is not None else None,
+            comparison is not None,
+            fragility is not None,
+        )
         if key not in self._rows:
-            self._rows[key] = build_rows(self.questions, result, result_b, comparison)
+            self._rows[key] = build_rows(self.questions, result, result_b, comparison, fragility)
         return self._rows[key]
 
     def visible_rows(self, view: ViewName) -> tuple[QuestionRow, ...]:
-        """The rows the view's filter accepts, plus the kept question."""
+        """The rows the view's filter accepts, plus the kept question, in the view's order."""
         return self._listing(view).rows
 
     def _listing(self, view: ViewName) -> _Listing:
@@ -193,11 +226,12 @@ class Session:
             listing is None
             or listing.source is not rows
             or listing.filter != state.filter
+            or listing.order != state.order
             or listing.kept != state.kept
         ):
-            visible = tuple(row for row in rows if state.lists(row))
+            visible = ordered([row for row in rows if state.lists(row)], state.order)
             positions = {row.question.id: index for index, row in enumerate(visible)}
-            listing = _Listing(rows, state.filter, state.kept, visible, positions)
+            listing = _Listing(rows, state.filter, state.order, state.kept, visible, positions)
             self._visible[view] = listing
         return listing
 
@@ -236,6 +270,11 @@ class Session:
         for row in self.rows(compare):
             present.update((row.cause, row.cause_b))
         return tuple(cause for cause in FailureCause if cause in present and cause is not FailureCause.OK)
+
+    def tags_present(self) -> dict[str, int]:
+        """Each tag the loaded questions carry (computed groups included), alphabetically, with how many carry it."""
+        ids = [question.id for question in self.questions]
+        return {tag: len(positions) for tag, positions in tag_positions(ids, question_tags(self.questions)).items()}
 
     def question(self, question_id: str) -> Question:
         """A question by id."""

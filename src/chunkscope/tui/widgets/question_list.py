@@ -22,6 +22,7 @@ from textual.strip import Strip
 
 from chunkscope.analysis.compare import QuestionMove, state_of
 from chunkscope.analysis.diagnose import FailureCause
+from chunkscope.analysis.fragility import FRAGILE_MARK, NEARBY_MARK, FragilityRow
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
 from chunkscope.tui.state.rows import QuestionRow, Status
@@ -57,6 +58,16 @@ def move_mark(move: QuestionMove | None) -> tuple[str, str]:
     return "=", "question-list--dim"
 
 
+FRAGILITY_CLASSES = {FRAGILE_MARK: "question-list--fragile", NEARBY_MARK: "question-list--nearby"}
+"""Component class of each fragility mark (a space, robust OK or not OK, has none)."""
+
+
+def fragility_mark(fragility: FragilityRow | None) -> tuple[str, str | None]:
+    """The core's one-cell fragility mark (``~`` fragile OK, ``+`` OK nearby, else a space) and its class."""
+    mark = fragility.mark if fragility is not None else " "
+    return mark, FRAGILITY_CLASSES.get(mark)
+
+
 def single_line(text: str) -> str:
     """Text shown on one line: line breaks and tabs become spaces."""
     return " ".join(text.split())
@@ -77,6 +88,8 @@ class QuestionList(ScrollView, can_focus=True):
         "question-list--better",
         "question-list--worse",
         "question-list--dim",
+        "question-list--fragile",
+        "question-list--nearby",
     }
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.LIST)
@@ -92,6 +105,8 @@ class QuestionList(ScrollView, can_focus=True):
         self.rows: tuple[QuestionRow, ...] = ()
         self.cursor = -1
         self.compare = False
+        self.marks_fragility = False
+        """The rows carry fragility: a mark column follows the status glyph."""
         self.on_move = on_move
         """Called with the new row when the user moves the cursor (keys, mouse), in the same turn: the
         selection model must follow a key before the next key is handled, which a message would not."""
@@ -118,6 +133,7 @@ class QuestionList(ScrollView, can_focus=True):
         """
         self.rows = tuple(rows)
         self.compare = compare
+        self.marks_fragility = not compare and any(row.fragility is not None for row in self.rows)
         self._strips.clear()
         self._id_width = min(ID_WIDTH_LIMIT, max((cell_len(r.question.id) for r in self.rows), default=4))
         states = [row.state for row in self.rows]
@@ -249,6 +265,9 @@ class QuestionList(ScrollView, can_focus=True):
                 Segment(" " + pad(row.state, self._state_width) + " " + pad(state_b, self._state_width), base),
             ]
         else:
+            if self.marks_fragility:
+                fragile, fragile_class = fragility_mark(row.fragility)
+                segments.append(Segment(fragile, styled(fragile_class) if fragile_class else base))
             segments += [
                 Segment(" " + pad(row.question.id, self._id_width), base),
                 Segment(" " + pad(row.state, self._state_width), base),
