@@ -81,7 +81,7 @@ def tested_metrics(metrics: Sequence[str] | None = None) -> tuple[str, ...]:
 def metric_values(result: ConfigResult, metrics: Sequence[str] | None = None) -> FloatArray:
     """Per-question values, shape ``(len(metrics), questions)`` (default: the tested metrics)."""
     chosen = [_per_question(REGISTRY[name]) for name in tested_metrics(metrics)]
-    rows = [[value(q) for q in result.questions] for value in chosen]
+    rows = [list(map(value, result.questions)) for value in chosen]
     return np.array(rows, dtype=np.float64).reshape(len(chosen), len(result.questions))
 
 
