@@ -6,7 +6,7 @@ import bisect
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from chunkscope.model import Chunk, Span
 
@@ -135,7 +135,48 @@ class SeenPositions:
         return already
 
 
-class DeliveredChunks(Sequence[DeliveredChunk]):
+Item = TypeVar("Item")
+
+
+class BuiltOnUse(Sequence[Item]):
+    """A tuple of values kept in a cheaper form and built on first use (:meth:`_built`).
+
+    It compares equal to the tuple of its values, and to any sequence of the same values.
+    """
+
+    __slots__ = ()
+
+    def _built(self) -> tuple[Item, ...]:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._built())
+
+    @overload
+    def __getitem__(self, index: int) -> Item: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Item, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Item | tuple[Item, ...]:
+        return self._built()[index]
+
+    def __iter__(self) -> Iterator[Item]:
+        return iter(self._built())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+
+class DeliveredChunks(BuiltOnUse[DeliveredChunk]):
     """A question's delivered chunks, kept as unit positions and built as DeliveredChunk values on first use.
 
     The evaluator measures every question from the positions and the totals; a report or the
@@ -212,31 +253,6 @@ class DeliveredChunks(Sequence[DeliveredChunk]):
 
     def __len__(self) -> int:
         return len(self._ranks)
-
-    @overload
-    def __getitem__(self, index: int) -> DeliveredChunk: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[DeliveredChunk, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> DeliveredChunk | tuple[DeliveredChunk, ...]:
-        return self._built()[index]
-
-    def __iter__(self) -> Iterator[DeliveredChunk]:
-        return iter(self._built())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, DeliveredChunks):
-            return self._built() == other._built()
-        if isinstance(other, Sequence) and not isinstance(other, str):
-            return self._built() == tuple(other)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._built())
-
-    def __repr__(self) -> str:
-        return repr(self._built())
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self._items is not None:

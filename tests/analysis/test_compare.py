@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import pickle
 from collections.abc import Sequence
 
 import numpy as np
 import pytest
 
 from chunkscope.analysis.compare import STATES, compare, compare_all, metric_values, state_of
+from chunkscope.analysis.comparison import Comparison, QuestionMoves
 from chunkscope.analysis.groups import question_tags
 from chunkscope.analysis.stats import holm
 from chunkscope.errors import ChunkscopeError
@@ -288,6 +290,56 @@ def test_sample_comparison_counts_are_consistent(sample: Dataset) -> None:
     assert comparison.test("ndcg_at_10").mean_b == pytest.approx(b.summary["ndcg_at_10"])
     en = comparison.tag("en")
     assert en.questions == sum("en" in q.tags for q in sample.questions.questions)
+
+
+def as_tuple(comparison: Comparison) -> Comparison:
+    """The same comparison with its moves as a plain tuple: every count is then taken move by move."""
+    return dataclasses.replace(comparison, moves=tuple(comparison.moves))
+
+
+MOVE_COUNTS = ("better", "worse", "same", "recovered", "newly_lost", "complete_gained", "complete_lost")
+
+
+def test_counts_from_the_columns_equal_the_counts_move_by_move(sample: Dataset) -> None:
+    evaluator = Evaluator(sample.corpus, sample.questions.questions)
+    results = [evaluator.evaluate(make_config(spec)) for spec in ("fixed:size=80", "fixed:size=200", "paragraph")]
+    tags = question_tags(sample.questions.questions)
+    comparisons = compare_all(results, permutations=200, tags=tags)
+    for comparison in [*comparisons.pairs, *(pair for group in comparisons.by_tag for pair in group.pairs)]:
+        assert isinstance(comparison.moves, QuestionMoves)
+        plain = as_tuple(comparison)
+        assert [getattr(comparison, name) for name in MOVE_COUNTS] == [getattr(plain, name) for name in MOVE_COUNTS]
+        assert comparison.moved == plain.moved
+        assert comparison.moved == tuple(sorted((m for m in plain.moves if m.moved), key=lambda m: m.severity))
+        transitions = [[0] * len(STATES) for _ in STATES]
+        for move in plain.moves:
+            transitions[STATES.index(move.state_a)][STATES.index(move.state_b)] += 1
+        assert comparison.transitions == tuple(tuple(row) for row in transitions)
+    assert any(pair.moved for pair in comparisons.pairs)
+
+
+def test_moves_are_the_values_of_each_question() -> None:
+    a = config_result("fixed:size=100", [2, LOST, 1, None])
+    b = config_result("fixed:size=200", [1, 3, LOST, None])
+    comparison = compare(a, b, permutations=100)
+    moves = comparison.moves
+    assert len(moves) == 4 and moves == tuple(moves) and hash(moves) == hash(tuple(moves))
+    assert [(m.question_id, m.rank_a, m.rank_b, m.lost_a, m.lost_b) for m in moves] == [
+        ("q1", 2, 1, False, False),
+        ("q2", None, 3, True, False),
+        ("q3", 1, None, False, True),
+        ("q4", None, None, False, False),
+    ]
+    assert moves[1:3] == (moves[1], moves[2])
+    assert comparison.move("q3").newly_lost and comparison.move("q2").recovered
+
+
+def test_comparisons_pickle_with_their_moves() -> None:
+    a = config_result("fixed:size=100", [2, 2, 1, 9])
+    b = config_result("fixed:size=200", [1, 1, 3, 9])
+    comparison = compare(a, b, permutations=100)
+    copy = pickle.loads(pickle.dumps(comparison))
+    assert copy == comparison and copy.moves == comparison.moves and copy.better == 2
 
 
 def _exists(result: ConfigResult, question_id: str) -> bool:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from chunkscope.analysis import stats
 from chunkscope.analysis.stats import (
+    PairDifferences,
     PairedTest,
     bootstrap_ci,
     holm,
@@ -322,6 +323,75 @@ def test_bootstrap_of_a_shifted_row_is_shifted() -> None:
     base = rng.normal(0.0, 1.0, size=80)
     ci = bootstrap_ci(np.stack([base, base + 1.0]), resamples=1_000)
     np.testing.assert_allclose(ci[1], ci[0] + 1.0, atol=1e-12)
+
+
+# ------------------------------------------------- sign vectors and resamples
+
+
+def test_random_signs_are_the_bits_of_the_random_bytes() -> None:
+    # Reference: the same bytes from the same seed, each bit read in plain Python, high bit first.
+    n = 21
+    signs = stats._random_signs(np.random.default_rng(8), 5, n)
+    packed = np.random.default_rng(8).integers(0, 256, size=(5, 3), dtype=np.uint8)
+    expected = [[-1.0 if (int(packed[row][j // 8]) >> (7 - j % 8)) & 1 else 1.0 for j in range(n)] for row in range(5)]
+    assert signs.tolist() == expected
+
+
+def test_resample_counts_tally_the_draws() -> None:
+    n = 13
+    counts = stats._resample_counts(np.random.default_rng(6), 4, n)
+    draws = np.random.default_rng(6).integers(0, n, size=(4, n), dtype=np.int64)
+    expected = [[float(list(row).count(question)) for question in range(n)] for row in draws.tolist()]
+    assert counts.tolist() == expected
+
+
+# ------------------------------------------------------- paired differences
+
+PAIRS = [(0, 1), (0, 2), (1, 2), (2, 0)]
+
+
+def pair_values(seed: int, configs: int = 3, n: int = 40) -> np.ndarray:
+    """Per configuration: a hit metric (0/1), a fractional one and a count metric, shape (c, 3, n)."""
+    rng = np.random.default_rng(seed)
+    hits = (rng.random((configs, n)) < 0.6).astype(np.float64)
+    fractions = 1.0 / rng.integers(1, 11, size=(configs, n))
+    counts = rng.integers(0, 500, size=(configs, n)).astype(np.float64)
+    return np.stack([hits, fractions, counts], axis=1)
+
+
+def test_pair_differences_rows_are_b_minus_a_pair_major() -> None:
+    values = pair_values(1)
+    paired = PairDifferences.of(values, PAIRS)
+    expected = [values[j][m] - values[i][m] for i, j in PAIRS for m in range(3)]
+    np.testing.assert_array_equal(paired.differences, np.array(expected))
+
+
+@pytest.mark.parametrize("block_seed", [0, 1, 2])
+def test_pair_products_equal_the_dense_products(block_seed: int) -> None:
+    values = pair_values(3)
+    paired = PairDifferences.of(values, PAIRS)
+    rng = np.random.default_rng(block_seed)
+    for block in (stats._random_signs(rng, 30, 40), stats._resample_counts(rng, 30, 40)):
+        np.testing.assert_array_equal(paired.products(block), block @ paired.differences.T)
+
+
+def test_pair_products_of_whole_numbers_only() -> None:
+    values = pair_values(4)[:, [0, 2]]
+    paired = PairDifferences.of(values, PAIRS)
+    block = stats._resample_counts(np.random.default_rng(5), 12, 40)
+    expected = [[sum(w * d for w, d in zip(row, diff, strict=True)) for diff in paired.differences] for row in block]
+    assert paired.products(block).tolist() == expected
+
+
+def test_tests_with_pair_products_equal_the_plain_tests() -> None:
+    paired = PairDifferences.of(pair_values(6, n=50), PAIRS)
+    d = paired.differences
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(d, 1_500, 2, products=paired.products), paired_permutation_pvalues(d, 1_500, 2)
+    )
+    np.testing.assert_array_equal(
+        bootstrap_ci(d, 0.95, 2_500, 2, products=paired.products), bootstrap_ci(d, 0.95, 2_500, 2)
+    )
 
 
 # ------------------------------------------------------------------------- Holm

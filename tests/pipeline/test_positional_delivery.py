@@ -129,3 +129,19 @@ def test_one_span_overlap_equals_the_general_reference_search(sample: Dataset) -
         # Twice the same alternative takes the general path (reference search, unions per document).
         general = measure_overlap((EvidenceItem((span, span)),), delivered, locator.touching)
         assert alone == general
+
+
+def test_one_span_precision_omega_counts_characters(sample: Dataset) -> None:
+    # Reference: the characters of the span, the holding units' bodies and their prefixes, as sets.
+    chunking = Evaluator(sample.corpus, []).chunking("fixed:size=90,overlap=40").chunking
+    locator = UnitLocator(chunking.units)
+    doc = chunking.units[0].doc
+    for start in range(0, 400, 23):
+        for length in (0, 1, 7, 40, 90, 150):
+            span = Span(doc, start, start + length)
+            overlap = measure_overlap((EvidenceItem((span,)),), {}, locator.touching)
+            units = {unit.id: unit for unit in locator.touching(span)}.values()
+            bodies = {offset for unit in units for offset in range(unit.start, unit.end)}
+            evidence = set(range(span.start, span.end))
+            assert overlap.omega_evidence_chars == len(evidence & bodies)
+            assert overlap.omega_chars == len(evidence | bodies) + sum(len(unit.prefix) for unit in units)

@@ -26,11 +26,12 @@ from chunkscope.analysis.comparison import (
     Comparison,
     ComparisonSet,
     MetricTest,
+    MoveColumns,
     QuestionMove,
+    QuestionMoves,
     State,
     state_of,
 )
-from chunkscope.analysis.diagnose import FailureCause, failure_cause
 from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
 from chunkscope.errors import ChunkscopeError
@@ -100,10 +101,9 @@ def compare_all(
         raise ChunkscopeError("no questions to compare")
     settings = PairedSettings(permutations, resamples or permutations, seed, alpha, correct, tested_metrics(metrics))
     values = [metric_values(result, settings.metrics) for result in results]
-    states = [tuple(state_of(q) for q in result.questions) for result in results]
-    causes = [tuple(failure_cause(q, result.config) for q in result.questions) for result in results]
+    columns = [MoveColumns.of(result.questions, result.config) for result in results]
     everything = tuple(range(len(ids)))
-    inputs = _Inputs(results, values, states, causes)
+    inputs = _Inputs(results, values, columns)
     by_tag = tuple(
         _compare_group(inputs, positions, tag, settings, ())
         for tag, positions in tag_positions(ids, tags or {}).items()
@@ -115,8 +115,8 @@ def compare_all(
 class _Inputs:
     results: Sequence[ConfigResult]
     values: list[npt.NDArray[np.float64]]
-    states: list[tuple[State, ...]]
-    causes: list[tuple[FailureCause, ...]]
+    columns: list[MoveColumns]
+    """What the moves read of each configuration's questions."""
 
 
 def _common_question_ids(results: Sequence[ConfigResult]) -> tuple[str, ...]:
@@ -154,14 +154,14 @@ def _compare_group(
     tested = pair_tests(values, pairs, settings)
     comparisons = []
     for p, (i, j) in enumerate(pairs):
-        moves = tuple(_move(inputs, i, j, position) for position in positions)
+        moves = QuestionMoves(inputs.columns[i], inputs.columns[j], positions)
         comparisons.append(
             Comparison(
                 a=results[i].config,
                 b=results[j].config,
                 group=group,
                 moves=moves,
-                transitions=_transitions(moves),
+                transitions=moves.transitions(),
                 tests=tested.tests[p],
                 permutations=settings.permutations,
                 resamples=settings.resamples,
@@ -182,28 +182,3 @@ def _compare_group(
         by_tag=by_tag,
         group=group,
     )
-
-
-def _move(inputs: _Inputs, i: int, j: int, position: int) -> QuestionMove:
-    qa = inputs.results[i].questions[position]
-    qb = inputs.results[j].questions[position]
-    return QuestionMove(
-        question_id=qa.question_id,
-        rank_a=qa.first_correct_rank,
-        rank_b=qb.first_correct_rank,
-        state_a=inputs.states[i][position],
-        state_b=inputs.states[j][position],
-        complete_a=qa.complete,
-        complete_b=qb.complete,
-        lost_a=qa.lost,
-        lost_b=qb.lost,
-        cause_a=inputs.causes[i][position],
-        cause_b=inputs.causes[j][position],
-    )
-
-
-def _transitions(moves: Sequence[QuestionMove]) -> tuple[tuple[int, ...], ...]:
-    counts = [[0] * len(STATES) for _ in STATES]
-    for move in moves:
-        counts[STATES.index(move.state_a)][STATES.index(move.state_b)] += 1
-    return tuple(tuple(row) for row in counts)

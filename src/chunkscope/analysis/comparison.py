@@ -27,11 +27,15 @@ pieces together.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
-from chunkscope.analysis.diagnose import FailureCause
-from chunkscope.results import Config, QuestionResult
+import numpy as np
+import numpy.typing as npt
+
+from chunkscope.analysis.diagnose import FailureCause, failure_cause
+from chunkscope.results import BuiltOnUse, Config, QuestionResult
 
 __all__ = [
     "NOT_SIGNIFICANT_NOTE",
@@ -39,10 +43,14 @@ __all__ = [
     "Comparison",
     "ComparisonSet",
     "MetricTest",
+    "MoveColumns",
+    "MoveTally",
     "Movement",
     "QuestionMove",
+    "QuestionMoves",
     "State",
     "state_of",
+    "tally",
 ]
 
 State = Literal["1", "2-5", "6-20", "pieces", "miss", "lost"]
@@ -154,6 +162,171 @@ class QuestionMove:
         return (4, -self.rank_change, a)
 
 
+_CAUSES = tuple(FailureCause)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MoveColumns:
+    """What a move reads of one configuration's questions, as columns: built once per configuration."""
+
+    question_ids: tuple[str, ...]
+    ranks: tuple[int | None, ...]
+    """First correct ranks."""
+    states: tuple[State, ...]
+    complete: tuple[bool, ...]
+    lost: tuple[bool, ...]
+    causes: tuple[FailureCause, ...]
+    rank_keys: npt.NDArray[np.float64] = field(repr=False)
+    """``ranks`` with infinity for None (the order of :attr:`QuestionMove.movement`)."""
+    state_codes: npt.NDArray[np.int64] = field(repr=False)
+    """Each state's position in :data:`STATES`."""
+    cause_codes: npt.NDArray[np.int64] = field(repr=False)
+    """Each cause's position in :class:`FailureCause`."""
+    complete_flags: npt.NDArray[np.bool_] = field(repr=False)
+    lost_flags: npt.NDArray[np.bool_] = field(repr=False)
+
+    @classmethod
+    def of(cls, questions: Sequence[QuestionResult], config: Config) -> MoveColumns:
+        """The columns of one configuration's question results."""
+        ranks = tuple(q.first_correct_rank for q in questions)
+        states = tuple(state_of(q) for q in questions)
+        complete = tuple(q.complete for q in questions)
+        lost = tuple(q.lost for q in questions)
+        causes = tuple(failure_cause(q, config) for q in questions)
+        count = len(questions)
+        return cls(
+            tuple(q.question_id for q in questions),
+            ranks,
+            states,
+            complete,
+            lost,
+            causes,
+            np.fromiter((math.inf if r is None else r for r in ranks), dtype=np.float64, count=count),
+            np.fromiter(map(STATES.index, states), dtype=np.int64, count=count),
+            np.fromiter(map(_CAUSES.index, causes), dtype=np.int64, count=count),
+            np.fromiter(complete, dtype=np.bool_, count=count),
+            np.fromiter(lost, dtype=np.bool_, count=count),
+        )
+
+
+class MoveTally(NamedTuple):
+    """Questions per kind of move (see the :class:`Comparison` properties of the same names)."""
+
+    better: int
+    worse: int
+    same: int
+    recovered: int
+    newly_lost: int
+    complete_gained: int
+    complete_lost: int
+
+
+class QuestionMoves(BuiltOnUse[QuestionMove]):
+    """The moves of one comparison, kept as the two configurations' columns and built on first use.
+
+    A sweep reads only how many questions moved which way, counted from the columns; the
+    :class:`QuestionMove` values are made when something reads the moves themselves.
+    """
+
+    __slots__ = ("_a", "_b", "_items", "_positions", "_tally")
+
+    def __init__(self, a: MoveColumns, b: MoveColumns, positions: Sequence[int]) -> None:
+        """The moves from ``a`` to ``b`` of the questions at ``positions`` (indices into both columns)."""
+        self._a = a
+        self._b = b
+        self._positions = tuple(positions)
+        self._items: tuple[QuestionMove, ...] | None = None
+        self._tally: MoveTally | None = None
+
+    def _move(self, position: int) -> QuestionMove:
+        a, b = self._a, self._b
+        return QuestionMove(
+            question_id=a.question_ids[position],
+            rank_a=a.ranks[position],
+            rank_b=b.ranks[position],
+            state_a=a.states[position],
+            state_b=b.states[position],
+            complete_a=a.complete[position],
+            complete_b=b.complete[position],
+            lost_a=a.lost[position],
+            lost_b=b.lost[position],
+            cause_a=a.causes[position],
+            cause_b=b.causes[position],
+        )
+
+    def _built(self) -> tuple[QuestionMove, ...]:
+        if self._items is None:
+            self._items = tuple(map(self._move, self._positions))
+        return self._items
+
+    def _index(self) -> npt.NDArray[np.int64]:
+        return np.asarray(self._positions, dtype=np.int64)
+
+    def tally(self) -> MoveTally:
+        """Questions per kind of move, counted from the columns."""
+        if self._tally is None:
+            index = self._index()
+            a, b = self._a, self._b
+            rank_a, rank_b = a.rank_keys[index], b.rank_keys[index]
+            lost_a, lost_b = a.lost_flags[index], b.lost_flags[index]
+            complete_a, complete_b = a.complete_flags[index], b.complete_flags[index]
+            better = int(np.count_nonzero(rank_b < rank_a))
+            worse = int(np.count_nonzero(rank_b > rank_a))
+            self._tally = MoveTally(
+                better,
+                worse,
+                len(index) - better - worse,
+                int(np.count_nonzero(lost_a & ~lost_b)),
+                int(np.count_nonzero(~lost_a & lost_b)),
+                int(np.count_nonzero(complete_b & ~complete_a)),
+                int(np.count_nonzero(complete_a & ~complete_b)),
+            )
+        return self._tally
+
+    def transitions(self) -> tuple[tuple[int, ...], ...]:
+        """``[i][j]``: questions in state ``STATES[i]`` under A and ``STATES[j]`` under B."""
+        index = self._index()
+        cells = self._a.state_codes[index] * len(STATES) + self._b.state_codes[index]
+        counts = np.bincount(cells, minlength=len(STATES) ** 2).reshape(len(STATES), len(STATES))
+        return tuple(tuple(row) for row in counts.tolist())
+
+    def moved(self) -> tuple[QuestionMove, ...]:
+        """The moves with a change (see :attr:`QuestionMove.moved`), in question order."""
+        index = self._index()
+        a, b = self._a, self._b
+        changed = (
+            (a.rank_keys[index] != b.rank_keys[index])
+            | (a.state_codes[index] != b.state_codes[index])
+            | (a.complete_flags[index] != b.complete_flags[index])
+            | (a.cause_codes[index] != b.cause_codes[index])
+        )
+        if self._items is not None:
+            return tuple(self._items[i] for i in np.flatnonzero(changed).tolist())
+        return tuple(self._move(self._positions[i]) for i in np.flatnonzero(changed).tolist())
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return QuestionMoves, (self._a, self._b, self._positions)
+
+
+def tally(moves: Sequence[QuestionMove]) -> MoveTally:
+    """Questions per kind of move: from the columns of :class:`QuestionMoves`, else move by move."""
+    if isinstance(moves, QuestionMoves):
+        return moves.tally()
+    movements = [m.movement for m in moves]
+    return MoveTally(
+        movements.count("better"),
+        movements.count("worse"),
+        movements.count("same"),
+        sum(m.recovered for m in moves),
+        sum(m.newly_lost for m in moves),
+        sum(m.complete_gained for m in moves),
+        sum(m.complete_lost for m in moves),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class MetricTest:
     """One metric compared between A and B."""
@@ -188,8 +361,8 @@ class Comparison:
     b: Config
     group: str
     """``all`` for every question, else the tag."""
-    moves: tuple[QuestionMove, ...]
-    """Per question, in question-set order."""
+    moves: Sequence[QuestionMove]
+    """Per question, in question-set order (a tuple, or :class:`QuestionMoves` from :func:`compare_all`)."""
     transitions: tuple[tuple[int, ...], ...]
     """``transitions[i][j]``: questions in state ``STATES[i]`` under A and ``STATES[j]`` under B."""
     tests: tuple[MetricTest, ...]
@@ -212,47 +385,48 @@ class Comparison:
 
     def count(self, movement: Movement) -> int:
         """Questions whose first correct rank moved this way."""
-        return sum(m.movement == movement for m in self.moves)
+        return int(getattr(tally(self.moves), movement))
 
     @property
     def better(self) -> int:
         """Questions with a smaller first correct rank under B."""
-        return self.count("better")
+        return tally(self.moves).better
 
     @property
     def worse(self) -> int:
         """Questions with a larger first correct rank under B."""
-        return self.count("worse")
+        return tally(self.moves).worse
 
     @property
     def same(self) -> int:
         """Questions whose first correct rank did not change."""
-        return self.count("same")
+        return tally(self.moves).same
 
     @property
     def recovered(self) -> int:
         """Questions lost under A whose evidence exists under B."""
-        return sum(m.recovered for m in self.moves)
+        return tally(self.moves).recovered
 
     @property
     def newly_lost(self) -> int:
         """Questions whose evidence exists under A but is lost under B."""
-        return sum(m.newly_lost for m in self.moves)
+        return tally(self.moves).newly_lost
 
     @property
     def complete_gained(self) -> int:
         """Questions complete under B only."""
-        return sum(m.complete_gained for m in self.moves)
+        return tally(self.moves).complete_gained
 
     @property
     def complete_lost(self) -> int:
         """Questions complete under A only."""
-        return sum(m.complete_lost for m in self.moves)
+        return tally(self.moves).complete_lost
 
     @property
     def moved(self) -> tuple[QuestionMove, ...]:
         """Questions that changed, worst first (see ``QuestionMove.severity``)."""
-        return tuple(sorted((m for m in self.moves if m.moved), key=lambda m: m.severity))
+        changed = self.moves.moved() if isinstance(self.moves, QuestionMoves) else (m for m in self.moves if m.moved)
+        return tuple(sorted(changed, key=lambda m: m.severity))
 
     def test(self, metric: str) -> MetricTest:
         """The test of one metric (KeyError when not tested)."""

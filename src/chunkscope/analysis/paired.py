@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from chunkscope.analysis.comparison import MetricTest
-from chunkscope.analysis.stats import bootstrap_ci, holm, paired_permutation_pvalues
+from chunkscope.analysis.stats import PairDifferences, bootstrap_ci, holm, paired_permutation_pvalues
 from chunkscope.errors import ChunkscopeError
 from chunkscope.metrics.registry import REGISTRY, Metric, QuestionValue
 from chunkscope.results import ConfigResult
@@ -81,17 +81,18 @@ def tested_metrics(metrics: Sequence[str] | None = None) -> tuple[str, ...]:
 def metric_values(result: ConfigResult, metrics: Sequence[str] | None = None) -> FloatArray:
     """Per-question values, shape ``(len(metrics), questions)`` (default: the tested metrics)."""
     chosen = [_per_question(REGISTRY[name]) for name in tested_metrics(metrics)]
-    rows = [[value(q) for q in result.questions] for value in chosen]
+    rows = [list(map(value, result.questions)) for value in chosen]
     return np.array(rows, dtype=np.float64).reshape(len(chosen), len(result.questions))
 
 
 def pair_tests(values: Sequence[FloatArray], pairs: Sequence[tuple[int, int]], settings: PairedSettings) -> PairTests:
     """Test ``values[j] - values[i]`` for every pair ``(i, j)`` and metric (rows of each ``values`` matrix)."""
     metric_count = len(settings.metrics)
-    differences = np.vstack([values[j] - values[i] for i, j in pairs])
-    raw = paired_permutation_pvalues(differences, settings.permutations, settings.seed)
+    paired = PairDifferences.of(np.stack(values), pairs)
+    differences = paired.differences
+    raw = paired_permutation_pvalues(differences, settings.permutations, settings.seed, products=paired.products)
     adjusted = holm(raw.tolist()) if settings.correct else raw
-    intervals = bootstrap_ci(differences, 0.95, settings.resamples, settings.seed)
+    intervals = bootstrap_ci(differences, 0.95, settings.resamples, settings.seed, products=paired.products)
     exact = (1 << differences.shape[1]) <= settings.permutations
     tests = []
     for p, (i, j) in enumerate(pairs):

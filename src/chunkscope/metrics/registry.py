@@ -121,7 +121,8 @@ class Metric:
 
 def _mean_over(per_question: QuestionValue) -> SummaryValue:
     def mean(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> float:
-        return sum(per_question(r) for r in results) / len(results) if results else 0.0
+        # map, not a generator: the same additions in the same order, without a frame per question.
+        return sum(map(per_question, results)) / len(results) if results else 0.0
 
     mean.__doc__ = f"Mean over the questions of: {per_question.__doc__}"
     return mean
@@ -129,7 +130,7 @@ def _mean_over(per_question: QuestionValue) -> SummaryValue:
 
 def _sum_over(per_question: QuestionValue) -> SummaryValue:
     def total(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> int:
-        return int(sum(per_question(r) for r in results))
+        return int(sum(map(per_question, results)))
 
     total.__doc__ = f"Sum over the questions of: {per_question.__doc__}"
     return total

@@ -61,10 +61,14 @@ class IndexedChunking:
     """The delivered units' ids, documents, offsets and sent lengths as columns (the measuring hot path)."""
     delivered_positions: np.ndarray = field(init=False, repr=False, compare=False)
     """``delivered_index`` as an array."""
+    delivers_itself: bool = field(init=False, repr=False, compare=False)
+    """Every retrieval unit is its own delivered unit (``delivered_index`` is ``0, 1, 2, ...``)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "table", UnitTable.of(self.chunking.delivered_units))
         object.__setattr__(self, "delivered_positions", np.asarray(self.delivered_index, dtype=np.int64))
+        identity = self.delivered_index == tuple(range(len(self.delivered_index)))
+        object.__setattr__(self, "delivers_itself", identity)
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,9 +340,9 @@ def measure_question(
         containing_units.append(holders)
     evidence_exists = all(containing_units)
     delivered_index = indexed.delivered_index
-    hit_units = [delivered_index[i] for i in ranking.indices]
+    hit_units = list(ranking.indices) if indexed.delivers_itself else [delivered_index[i] for i in ranking.indices]
     item_ranks = tuple(
-        tuple(r for r, unit in enumerate(hit_units, start=1) if unit in holders) for holders in containing_units
+        tuple([r for r, unit in enumerate(hit_units, start=1) if unit in holders]) for holders in containing_units
     )
     first_correct = max((ranks[0] for ranks in item_ranks), default=None) if all(item_ranks) else None
     table = indexed.table

@@ -34,7 +34,8 @@ Unions = dict[str, list[Range]]
 Piece = tuple[int, str, int, int]
 """A delivered body: ``(rank, document, start, end)`` (truncated bodies as cut)."""
 Holding = Callable[[Span], Sequence[Chunk]]
-"""The index units that hold or touch a span (:meth:`chunkscope.pipeline.locate.UnitLocator.touching`)."""
+"""The index units that hold or touch a span, ascending by start
+(:meth:`chunkscope.pipeline.locate.UnitLocator.touching`)."""
 
 
 def union_of(ranges: Iterable[Range]) -> list[Range]:
@@ -154,10 +155,9 @@ def _one_span_overlap(span: Span, delivered: Unions, holding: Holding) -> Charac
     units = holding(span)
     if len(units) > 1:
         units = list({unit.id: unit for unit in units}.values())
-    held = union_of([(unit.start, unit.end) for unit in units])
-    evidence = [(span.start, span.end)] if span.end > span.start else []
-    numerator = _common(evidence, held)
-    denominator = _length(union_of([*held, *evidence])) + sum(len(unit.prefix) for unit in units)
+    numerator, held = _held_by(span, units)
+    # |H ∪ r| = |H| + |r| - |H ∩ r|: the union of the bodies and the span, without building it.
+    denominator = held + span.length - numerator + sum(len(unit.prefix) for unit in units)
     return CharacterOverlap(
         evidence_chars=span.length,
         delivered_evidence_chars=inside,
@@ -165,6 +165,29 @@ def _one_span_overlap(span: Span, delivered: Unions, holding: Holding) -> Charac
         omega_evidence_chars=numerator,
         omega_chars=denominator,
     )
+
+
+def _held_by(span: Span, units: Sequence[Chunk]) -> tuple[int, int]:
+    """``(|r ∩ H|, |H|)`` for the span ``r`` and the union ``H`` of the units' bodies, in one pass.
+
+    ``units`` come from :meth:`chunkscope.pipeline.locate.UnitLocator.touching`: one document,
+    ascending by start, which is the order a union is merged in.
+    """
+    inside = held = 0
+    low = high = -1
+    for unit in units:
+        start, end = unit.start, unit.end
+        if start > high:  # a new run of the union: count the one before
+            if high > low:
+                inside += max(0, min(high, span.end) - max(low, span.start))
+                held += high - low
+            low, high = start, end
+        elif end > high:
+            high = end
+    if high > low:
+        inside += max(0, min(high, span.end) - max(low, span.start))
+        held += high - low
+    return inside, held
 
 
 def piece_ranks(
