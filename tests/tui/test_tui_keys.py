@@ -20,7 +20,8 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline import evaluate as evaluate_module
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator, embeds
-from chunkscope.retrievers import parse_retriever
+from chunkscope.retrievers import lexical, parse_retriever, scoring
+from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.inspect import InspectScreen
@@ -364,6 +365,42 @@ def test_progress_names_each_stage_and_cancel_stops_between_them(sample: Dataset
         evaluator.evaluate(config, report, stop.is_set)
     assert evaluator.cached(config) is None
     assert evaluator.evaluate(config).config == config  # nothing half-done was cached: it evaluates again
+
+
+@async_test
+async def test_esc_while_an_index_is_built_stops_the_build_at_its_next_step(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tokenising, release = threading.Event(), threading.Event()
+        built: list[int] = []
+        original_tokens, original_postings = chunk_tokens, lexical.build_postings
+
+        def slow_tokens(*args: Any) -> Any:  # a long first step of the build, held until the test lets it go
+            tokenising.set()
+            release.wait(10)
+            return original_tokens(*args)
+
+        def counted_postings(ids: Any, lengths: Any) -> Any:
+            built.append(len(ids))
+            return original_postings(ids, lengths)
+
+        monkeypatch.setenv(scoring.BACKEND_ENV, "numpy")
+        monkeypatch.setattr(lexical, "chunk_tokens", slow_tokens)
+        monkeypatch.setattr(lexical, "build_postings", counted_postings)
+        await pilot.press("minus")  # a smaller size: a new chunking, so a new index
+        assert await asyncio.to_thread(tokenising.wait, 10)
+        assert "indexing" in app.session.progress
+        await pilot.press("escape")
+        # The side is back at once, while the build is still held in its step ...
+        assert app.session.a.requested == FIXED_200 and not app.session.evaluating
+        release.set()
+        await settle(pilot)
+        # ... and the build stopped at the report after it: no postings built, nothing cached.
+        assert built == []
+        assert app.session.evaluator.held_indexes == ((FIXED_200.chunker, FIXED_200.retriever),)
 
 
 def test_a_dense_retriever_reports_embedding() -> None:
