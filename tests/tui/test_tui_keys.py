@@ -14,6 +14,7 @@ from pilot_helpers import FIXED_200, OVERLAP_40, async_test, make_app, settle
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 
 from chunkscope.io.dataset import Dataset
@@ -23,6 +24,7 @@ from chunkscope.pipeline.evaluate import Evaluator, embeds
 from chunkscope.retrievers import lexical, parse_retriever, scoring
 from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.screens.base import FOOTER_DELAY
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.config_steps import StepError, cyclable_names, cycle_strategy
@@ -401,6 +403,35 @@ async def test_esc_while_an_index_is_built_stops_the_build_at_its_next_step(
         # ... and the build stopped at the report after it: no postings built, nothing cached.
         assert built == []
         assert app.session.evaluator.held_indexes == ((FIXED_200.chunker, FIXED_200.retriever),)
+
+
+def footer_actions(app: ChunkscopeApp) -> set[str]:
+    return {key.action for key in app.screen.query(FooterKey)}
+
+
+@async_test
+async def test_the_footer_shows_esc_only_once_a_computation_has_run_a_while(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        release = threading.Event()
+        original = app.session.evaluator.evaluate
+
+        def held(config: Any, progress: Any = None, cancelled: Any = None) -> Any:
+            release.wait(10)
+            return original(config, progress, cancelled)
+
+        monkeypatch.setattr(app.session.evaluator, "evaluate", held)
+        await pilot.press("o")
+        assert app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
+        await pilot.pause(FOOTER_DELAY * 2)
+        assert "cancel_evaluation" in footer_actions(app)
+        release.set()
+        await settle(pilot)
+        await pilot.pause(FOOTER_DELAY * 2)
+        assert not app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
 
 
 def test_a_dense_retriever_reports_embedding() -> None:
