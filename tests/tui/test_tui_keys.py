@@ -24,7 +24,7 @@ from chunkscope.pipeline.evaluate import Evaluator, embeds
 from chunkscope.retrievers import lexical, parse_retriever, scoring
 from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tui.app import ChunkscopeApp
-from chunkscope.tui.screens.base import FOOTER_DELAY
+from chunkscope.tui.screens import base as base_screen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.config_steps import StepError, cyclable_names, cycle_strategy
@@ -424,13 +424,15 @@ async def test_the_footer_shows_esc_only_once_a_computation_has_run_a_while(
             return original(config, progress, cancelled)
 
         monkeypatch.setattr(app.session.evaluator, "evaluate", held)
+        delay = 1.0  # longer than the default, so that a loaded machine does not pass it before the first check
+        monkeypatch.setattr(base_screen, "FOOTER_DELAY", delay)
         await pilot.press("o")
         assert app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
-        await pilot.pause(FOOTER_DELAY * 2)
+        await pilot.pause(delay * 1.5)
         assert "cancel_evaluation" in footer_actions(app)
         release.set()
         await settle(pilot)
-        await pilot.pause(FOOTER_DELAY * 2)
+        await pilot.pause(delay * 1.5)
         assert not app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
 
 
