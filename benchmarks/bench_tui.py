@@ -288,6 +288,13 @@ def track_evaluations(app: ChunkscopeApp) -> list[tuple[Config, float]]:
     return ended
 
 
+async def back_to(app: ChunkscopeApp, pilot: Pilot[None], config: Config) -> None:
+    """``p`` back to ``config`` once the computation ended, for the next figure (this one is not a figure)."""
+    await settle(pilot)
+    await key_until(app, "p", lambda: app.session.a.requested == config)
+    await settle(pilot)
+
+
 async def cancel_once(
     app: ChunkscopeApp, pilot: Pilot[None], key: str, stage: str, cancel: str
 ) -> tuple[float, float] | None:
@@ -301,13 +308,14 @@ async def cancel_once(
     wanted = session.a.requested
     await wait_for(lambda: f": {stage}" in session.progress or not session.evaluating, 60, stage)
     if not session.evaluating:
-        await settle(pilot)
-        await key_until(app, "p", lambda: session.a.requested == before)  # back, for the next figure
-        await settle(pilot)
+        await back_to(app, pilot, before)
         return None
     started = time.perf_counter()
     post_key(app, cancel)
-    ui = await wait_for(lambda: not session.evaluating and session.a.requested == before, 5, "cancel")
+    ui = await wait_for(lambda: not session.evaluating, 5, "cancel")
+    if session.a.requested != before:  # it ended before the key came (esc cleared a filter instead)
+        await back_to(app, pilot, before)
+        return None
     await wait_for(lambda: any(config == wanted for config, _ in ended), 60, "worker stop")
     stopped = next(at for config, at in ended if config == wanted) - started
     await settle(pilot)

@@ -14,14 +14,17 @@ from pilot_helpers import FIXED_200, OVERLAP_40, async_test, make_app, settle
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._toast import Toast
 
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline import evaluate as evaluate_module
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator, embeds
-from chunkscope.retrievers import parse_retriever
+from chunkscope.retrievers import lexical, parse_retriever, scoring
+from chunkscope.tokenize.chunks import chunk_tokens
 from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.screens import base as base_screen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.config_steps import StepError, cyclable_names, cycle_strategy
@@ -364,6 +367,73 @@ def test_progress_names_each_stage_and_cancel_stops_between_them(sample: Dataset
         evaluator.evaluate(config, report, stop.is_set)
     assert evaluator.cached(config) is None
     assert evaluator.evaluate(config).config == config  # nothing half-done was cached: it evaluates again
+
+
+@async_test
+async def test_esc_while_an_index_is_built_stops_the_build_at_its_next_step(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tokenising, release = threading.Event(), threading.Event()
+        built: list[int] = []
+        original_tokens, original_postings = chunk_tokens, lexical.build_postings
+
+        def slow_tokens(*args: Any) -> Any:  # a long first step of the build, held until the test lets it go
+            tokenising.set()
+            release.wait(10)
+            return original_tokens(*args)
+
+        def counted_postings(ids: Any, lengths: Any) -> Any:
+            built.append(len(ids))
+            return original_postings(ids, lengths)
+
+        monkeypatch.setenv(scoring.BACKEND_ENV, "numpy")
+        monkeypatch.setattr(lexical, "chunk_tokens", slow_tokens)
+        monkeypatch.setattr(lexical, "build_postings", counted_postings)
+        await pilot.press("minus")  # a smaller size: a new chunking, so a new index
+        assert await asyncio.to_thread(tokenising.wait, 10)
+        assert "indexing" in app.session.progress
+        await pilot.press("escape")
+        # The side is back at once, while the build is still held in its step ...
+        assert app.session.a.requested == FIXED_200 and not app.session.evaluating
+        release.set()
+        await settle(pilot)
+        # ... and the build stopped at the report after it: no postings built, nothing cached.
+        assert built == []
+        assert app.session.evaluator.held_indexes == ((FIXED_200.chunker, FIXED_200.retriever),)
+
+
+def footer_actions(app: ChunkscopeApp) -> set[str]:
+    return {key.action for key in app.screen.query(FooterKey)}
+
+
+@async_test
+async def test_the_footer_shows_esc_only_once_a_computation_has_run_a_while(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        release = threading.Event()
+        original = app.session.evaluator.evaluate
+
+        def held(config: Any, progress: Any = None, cancelled: Any = None) -> Any:
+            release.wait(10)
+            return original(config, progress, cancelled)
+
+        monkeypatch.setattr(app.session.evaluator, "evaluate", held)
+        delay = 1.0  # longer than the default, so that a loaded machine does not pass it before the first check
+        monkeypatch.setattr(base_screen, "FOOTER_DELAY", delay)
+        await pilot.press("o")
+        assert app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
+        await pilot.pause(delay * 1.5)
+        assert "cancel_evaluation" in footer_actions(app)
+        release.set()
+        await settle(pilot)
+        await pilot.pause(delay * 1.5)
+        assert not app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
 
 
 def test_a_dense_retriever_reports_embedding() -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.message import Message
 from textual.pilot import Pilot
@@ -45,8 +46,10 @@ from chunkscope.tui.widgets import (
     MetricsTable,
     RankedChunksView,
     TransitionMatrix,
+    fitted_panel,
 )
 from chunkscope.tui.widgets.delivery_lines import hit_statuses, stop_rules
+from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.summary_widgets import bar, bin_counts, length_bins
 
 SIZE = (100, 30)
@@ -662,3 +665,24 @@ def test_snapshot_summary_widgets(snap_compare: Any, pair: tuple[ConfigResult, C
             self.query_one(ChunkLengthChart).show([a, b])
 
     assert snap_compare(SummaryApp(), terminal_size=(110, 60))
+
+
+def test_a_fitted_panel_grows_at_once_and_shrinks_after_a_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    delay = 0.5
+    monkeypatch.setattr(fitted_panel, "SHRINK_DELAY", delay)
+    panel = FittedPanel(4)
+    long, short = Text("word " * 40), Text("one line")  # 200 cells: four lines at most at 60 wide
+
+    async def steps(pilot: Pilot[None]) -> None:
+        panel.show(long)
+        await pilot.pause()
+        assert panel.size.height == 4
+        panel.show(short)
+        await pilot.pause()
+        assert panel.size.height == 4  # still tall: the next question may need the lines again
+        panel.show(long)
+        panel.show(short)
+        await pilot.pause(delay * 2)
+        assert panel.size.height == 1  # shrunk once the texts paused
+
+    run(WidgetApp(panel, lambda widget: None), steps, size=(60, 20))

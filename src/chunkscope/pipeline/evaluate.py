@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import itertools
 from collections.abc import Callable, Iterator, Sequence
@@ -195,10 +196,13 @@ class Evaluator:
         key = (config.chunker, config.retriever)
         index = self._indexes.pop(key, None)  # put back last: the dict runs from least to most recently used
         if index is None:
+            report = None
             if progress is not None:
                 progress("indexing", 0, 1)
+                # A lexical build reports between its long steps: a cancel stops it there, not after it.
+                report = functools.partial(progress, "indexing")
             index = build_index(
-                parse_retriever(config.retriever), self.chunking(config.chunker).chunking.units, self.corpus
+                parse_retriever(config.retriever), self.chunking(config.chunker).chunking.units, self.corpus, report
             )
         self._indexes[key] = index
         return index

@@ -52,13 +52,21 @@ def window_ends(index: RetrieverIndex) -> tuple[int, ...] | None:
 class CorpusRetriever(Protocol):
     """A retriever that shares work across chunkings of one corpus (the lexical ones tokenise each document once)."""
 
-    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> RetrieverIndex: ...
+    def build_over(
+        self, units: Sequence[Chunk], corpus: Corpus, progress: Progress | None = None
+    ) -> RetrieverIndex: ...
 
 
-def build_index(retriever: Retriever, units: Sequence[Chunk], corpus: Corpus | None = None) -> RetrieverIndex:
-    """``retriever`` built over ``units``; given the corpus they were cut from, retrievers that can reuse it do."""
+def build_index(
+    retriever: Retriever, units: Sequence[Chunk], corpus: Corpus | None = None, progress: Progress | None = None
+) -> RetrieverIndex:
+    """``retriever`` built over ``units``; given the corpus they were cut from, retrievers that can reuse it do.
+
+    ``progress`` is called between the steps of a build over the corpus (the caller's chance to cancel
+    it); an index is the same with or without it.
+    """
     if corpus is not None and isinstance(retriever, CorpusRetriever):
-        return retriever.build_over(units, corpus)
+        return retriever.build_over(units, corpus, progress)
     return retriever.build(units)
 
 

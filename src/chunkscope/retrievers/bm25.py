@@ -10,7 +10,7 @@ import numpy as np
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
-from chunkscope.retrievers.lexical import BLOCK, Postings
+from chunkscope.retrievers.lexical import BLOCK, INDEX_STEPS, Postings
 from chunkscope.retrievers.query_terms import QueryTerms
 from chunkscope.retrievers.scoring import batch_scores, rank_queries
 
@@ -40,9 +40,9 @@ class BM25:
     def build(self, units: Sequence[Chunk]) -> BM25Index:
         return BM25Index(self, units)
 
-    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> BM25Index:
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus, progress: Progress | None = None) -> BM25Index:
         """The index over units cut from ``corpus``, whose documents are tokenised once for every chunking."""
-        return BM25Index(self, units, corpus)
+        return BM25Index(self, units, corpus, progress)
 
 
 def bm25_idf(
@@ -66,10 +66,14 @@ def bm25_idf(
 class BM25Index:
     """Per-posting BM25 weights precomputed, so a query is one gather and one sum per posting."""
 
-    def __init__(self, params: BM25, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
-        self.postings = postings = Postings(units, params.tokenizer, corpus)
+    def __init__(
+        self, params: BM25, units: Sequence[Chunk], corpus: Corpus | None = None, progress: Progress | None = None
+    ) -> None:
+        self.postings = postings = Postings(units, params.tokenizer, corpus, progress)
         self.tie_break = tie_break_positions(units)
         self.idf = bm25_idf(postings.document_frequency, postings.unit_count, params.epsilon, postings.first_seen)
+        if progress is not None:
+            progress(INDEX_STEPS - 1, INDEX_STEPS)
         self.weights = bm25_weights(params, postings, self.idf)
 
     def scores(self, query: str) -> np.ndarray:

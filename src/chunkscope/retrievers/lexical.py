@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from chunkscope.model import Chunk, Corpus
+from chunkscope.retrievers.base import Progress
 from chunkscope.retrievers.query_terms import QueryTerms
 from chunkscope.retrievers.scoring import choose_backend
 from chunkscope.tokenize.base import get_tokenizer
@@ -17,6 +18,10 @@ from chunkscope.tokenize.streams import ChunkTokens
 
 BLOCK = 1 << 21
 """Elements per block when building postings, bounding temporary memory."""
+
+INDEX_STEPS = 4
+"""The ``total`` of a lexical index build's progress: ``done`` is 0 before tokenising, 1 before building the
+postings, 2 after them, 3 before BM25's weights."""
 
 COMPILED_MIN_TOKENS = 4_000_000
 """Tokens from which the compiled builder repays loading numba: sorting them in numpy takes a second or more,
@@ -37,10 +42,20 @@ class Postings:
     order rank_bm25 builds its vocabulary in) for sums that must add up in that order.
     """
 
-    def __init__(self, units: Sequence[Chunk], tokenizer_spec: str, corpus: Corpus | None = None) -> None:
+    def __init__(
+        self,
+        units: Sequence[Chunk],
+        tokenizer_spec: str,
+        corpus: Corpus | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        # Reports between the long steps (tokenising, sorting the postings): the caller's chance to cancel.
+        report = progress or _no_progress
+        report(0, INDEX_STEPS)
         self.tokenizer: Any = get_tokenizer(tokenizer_spec)
         self.unit_count = len(units)
         tokens = chunk_tokens(self.tokenizer, units, corpus)
+        report(1, INDEX_STEPS)
         self.unit_lengths = tokens.lengths.astype(np.float64)
         self.compiled = choose_backend(len(tokens.ids), COMPILED_MIN_TOKENS) == "numba"
         """Whether the compiled path builds the postings (and their weights)."""
@@ -53,6 +68,7 @@ class Postings:
         stream_ids, self.pointers, self.units, self.frequencies, self.first_seen = built
         self.document_frequency = np.diff(self.pointers)
         self.vocabulary = Vocabulary(tokens, stream_ids)
+        report(2, INDEX_STEPS)
 
     def query_term_ids(self, text: str) -> list[int]:
         """Vocabulary ids of the query's tokens, in order, repeats kept, unknown dropped."""
@@ -74,6 +90,10 @@ class Postings:
         offsets = np.zeros(len(texts) + 1, dtype=np.int64)
         np.cumsum(np.bincount(owner, minlength=len(texts)), out=offsets[1:])
         return QueryTerms(flat[known], offsets)
+
+
+def _no_progress(done: int, total: int) -> None:
+    """Progress nobody asked for."""
 
 
 def build_postings(

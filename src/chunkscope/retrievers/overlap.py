@@ -25,16 +25,22 @@ class KeywordOverlap:
     def build(self, units: Sequence[Chunk]) -> OverlapIndex:
         return OverlapIndex(self, units)
 
-    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> OverlapIndex:
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus, progress: Progress | None = None) -> OverlapIndex:
         """The index over units cut from ``corpus``, whose documents are tokenised once for every chunking."""
-        return OverlapIndex(self, units, corpus)
+        return OverlapIndex(self, units, corpus, progress)
 
 
 class OverlapIndex:
     """Counts distinct matching query terms per unit from the postings."""
 
-    def __init__(self, params: KeywordOverlap, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
-        self.postings = Postings(units, params.tokenizer, corpus)
+    def __init__(
+        self,
+        params: KeywordOverlap,
+        units: Sequence[Chunk],
+        corpus: Corpus | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        self.postings = Postings(units, params.tokenizer, corpus, progress)
         self.tie_break = tie_break_positions(units)
 
     def scores(self, query: str) -> np.ndarray:

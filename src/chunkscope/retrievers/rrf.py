@@ -45,9 +45,9 @@ class ReciprocalRankFusion:
     def build(self, units: Sequence[Chunk]) -> FusionIndex:
         return FusionIndex(self, units)
 
-    def build_over(self, units: Sequence[Chunk], corpus: Corpus) -> FusionIndex:
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus, progress: Progress | None = None) -> FusionIndex:
         """The fusion with parts that can reuse the corpus built over it."""
-        return FusionIndex(self, units, corpus)
+        return FusionIndex(self, units, corpus, progress)
 
 
 def part_names(parts: Sequence[object]) -> list[str]:
@@ -74,7 +74,13 @@ def part_names(parts: Sequence[object]) -> list[str]:
 class FusionIndex:
     """The parts' indexes over the same units, fused per question."""
 
-    def __init__(self, params: ReciprocalRankFusion, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
+    def __init__(
+        self,
+        params: ReciprocalRankFusion,
+        units: Sequence[Chunk],
+        corpus: Corpus | None = None,
+        progress: Progress | None = None,
+    ) -> None:
         self.params = params
         self.names = part_names(params.parts)
         self.tie_break = tie_break_positions(units)
@@ -84,7 +90,7 @@ class FusionIndex:
         self.part_keys = [format_spec(part) for part in params.parts]
         for key, part in zip(self.part_keys, params.parts, strict=True):
             if key not in built:
-                built[key] = build_index(part, units, corpus)
+                built[key] = build_index(part, units, corpus, progress)
         self.indexes = built
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:

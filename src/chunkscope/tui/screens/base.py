@@ -38,6 +38,8 @@ from chunkscope.tui.widgets.question_list import QuestionList
 
 NARROW_BELOW = 100
 """Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
+FOOTER_DELAY = 0.3
+"""Seconds a computation runs (or has stopped) before the footer shows (or hides) esc."""
 BURST_GAP = 0.04
 """Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
 wait for a pause this long."""
@@ -106,6 +108,8 @@ class SessionScreen(SyncedScreen):
     """n / N pressed before the first results were listed, applied when they are."""
     _footer_evaluating = False
     """Whether the footer's bindings were last refreshed while a computation ran."""
+    _footer_timer: Timer | None = None
+    """The pending refresh of the footer's bindings, if any."""
     chunk_note = ""
     """The chunk the ranked chunks' cursor is on, for the status line (its id: production ids matter)."""
 
@@ -190,7 +194,22 @@ class SessionScreen(SyncedScreen):
         raise NotImplementedError
 
     def sync_bindings(self) -> None:
-        """Let the footer show esc (cancel) exactly while a computation runs."""
+        """Let the footer show esc (cancel) while a computation runs, ``FOOTER_DELAY`` after it starts or stops.
+
+        Refreshing the footer's bindings rebuilds the footer and lays the whole screen out again (a few
+        hundred milliseconds on a loaded machine): a computation shorter than the delay leaves the footer
+        alone, and a cancelled one shows the side it goes back to before the footer is rebuilt. esc itself
+        works from the first moment (``check_action`` asks the session when the key comes).
+        """
+        if self.session.evaluating == self._footer_evaluating:
+            if self._footer_timer is not None:
+                self._footer_timer.stop()
+                self._footer_timer = None
+        elif self._footer_timer is None:
+            self._footer_timer = self.set_timer(FOOTER_DELAY, self._refresh_footer)
+
+    def _refresh_footer(self) -> None:
+        self._footer_timer = None
         if self.session.evaluating != self._footer_evaluating:
             self._footer_evaluating = self.session.evaluating
             self.refresh_bindings()

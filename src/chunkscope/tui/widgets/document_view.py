@@ -65,6 +65,7 @@ from chunkscope.tui.widgets._marked_text import (
     shading_codes,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
+from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · gutter: offset, ●#n rank sent, ○#n not sent"
 
@@ -435,12 +436,12 @@ class DocumentView(ScrollView, can_focus=True):
         """Recompute lines for the current width and restore the pending focus."""
         layout = self._layout()
         if layout is None:
-            self.virtual_size = Size(0, 0)
-            self.refresh()
+            set_scroll_size(self, Size(0, 0))
             return
         width = self.scrollable_content_region.width
         self._layout_width = width
-        self.virtual_size = Size(width, layout.line_count)
+        # No layout of the screen per question: the vertical scrollbar is always shown (overflow-y: scroll).
+        set_scroll_size(self, Size(width, layout.line_count))
         if self._pending_focus is not None:
             focus, self._pending_focus = self._pending_focus, None
             self.scroll_to_offset(focus)

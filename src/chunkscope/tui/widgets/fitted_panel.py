@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual import events
+from textual.timer import Timer
 from textual.widgets import Static
+
+SHRINK_DELAY = 0.5
+"""Seconds after the last text shown that a taller panel than its text needs shrinks (a layout of the screen)."""
 
 
 class FittedPanel(Static):
@@ -20,22 +24,34 @@ class FittedPanel(Static):
         super().__init__(id=id)
         self.most = most
         self._text = Text()
+        self._shrink_timer: Timer | None = None
 
     def show(self, text: Text, shrink: bool = True) -> None:
         """Show ``text``; ``shrink`` False (keys in a burst) keeps a taller panel as it is, a blank line at the
-        end, until the next fit that may shrink."""
+        end, until the next fit that may shrink. A panel that grows does so at once (the text is never cut);
+        one that shrinks does so ``SHRINK_DELAY`` after the last text shown, so stepping through questions of
+        different lengths lays the screen out only when a question needs more lines than shown."""
         self._text = text
         self.update(text, layout=False)
-        self._fit(shrink)
+        self._fit(shrink, at_once=False)
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit(shrink=True)
+        self._fit(shrink=True, at_once=True)
 
-    def _fit(self, shrink: bool) -> None:
+    def _fit(self, shrink: bool, at_once: bool) -> None:
         width = self.content_size.width
         if width <= 0:
             return  # fitted when it gets a width (on_resize)
         height = max(1, min(self.most, len(self._text.wrap(self.app.console, width))))
         current = self.styles.height.value if self.styles.height is not None else None
-        if current != height and (shrink or current is None or height > current):
+        if self._shrink_timer is not None:
+            self._shrink_timer.stop()
+            self._shrink_timer = None
+        if current is None or height > current or (shrink and at_once and height < current):
             self.styles.height = height
+        elif shrink and height < current:
+            self._shrink_timer = self.set_timer(SHRINK_DELAY, self._shrink)
+
+    def _shrink(self) -> None:
+        self._shrink_timer = None
+        self._fit(shrink=True, at_once=True)

@@ -68,6 +68,11 @@ def fragility_mark(fragility: FragilityRow | None) -> tuple[str, str | None]:
     return mark, FRAGILITY_CLASSES.get(mark)
 
 
+def text_cells(text: str) -> int:
+    """Terminal cells of ``text`` (printable ASCII takes one per character; measuring it is slow)."""
+    return len(text) if text.isascii() and text.isprintable() else cell_len(text)
+
+
 def single_line(text: str) -> str:
     """Text shown on one line: line breaks and tabs become spaces."""
     return " ".join(text.split())
@@ -135,10 +140,12 @@ class QuestionList(ScrollView, can_focus=True):
         self.compare = compare
         self.marks_fragility = not compare and any(row.fragility is not None for row in self.rows)
         self._strips.clear()
-        self._id_width = min(ID_WIDTH_LIMIT, max((cell_len(r.question.id) for r in self.rows), default=4))
-        states = [row.state for row in self.rows]
+        # Thousands of rows on every change of configuration: ids are measured the cheap way when ASCII,
+        # and each distinct state (a handful) once.
+        self._id_width = min(ID_WIDTH_LIMIT, max((text_cells(r.question.id) for r in self.rows), default=4))
+        states = {row.state for row in self.rows}
         if compare:
-            states += [state_of(row.result_b) for row in self.rows if row.result_b is not None]
+            states.update(state_of(row.result_b) for row in self.rows if row.result_b is not None)
         self._state_width = max([STATE_WIDTH, *(cell_len(state) for state in states)])
         self.virtual_size = Size(self.size.width, len(self.rows))
         self.refresh()

@@ -38,6 +38,7 @@ from chunkscope.tui.cells import truncate
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
 from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
+from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 BUILD_MARGIN = 4
 """Rows built below the visible ones, so a short scroll finds them ready."""
@@ -340,18 +341,8 @@ class RankedChunksView(ScrollView, can_focus=True):
         return rest
 
     def _set_content_height(self, width: int, height: int) -> None:
-        """Set the scrollable size without laying the screen out again.
-
-        Assigning ``virtual_size`` asks for a layout of the whole screen (tens of milliseconds on a
-        large question set, on every step); the vertical scrollbar is always shown (``overflow-y:
-        scroll``), so a new height changes nothing but the scrollbar and the scroll range, which
-        ``_scroll_update`` sets, as a layout would.
-        """
-        size = Size(width, height)
-        if size != self.virtual_size:
-            self.set_reactive(RankedChunksView.virtual_size, size)
-            self._scroll_update(size)
-        self.refresh()
+        """Set the scrollable size without laying the screen out again (the vertical scrollbar is always shown)."""
+        set_scroll_size(self, Size(width, height))
 
     def _rule(self, text: str, width: int) -> Strip:
         return rule_strip(text, width, self._styles)
