@@ -39,10 +39,11 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 async def detail_filled(pilot: Pilot[None]) -> None:
-    """Wait until the detail panes show the selection (after a burst of keys they catch up once it pauses)."""
+    """Wait until the detail panes show the selection (after a burst of keys they catch up once it pauses)
+    and the delayed changes (the footer's esc, a panel's shrink) are done, so a snapshot is not timing-bound."""
     screen = pilot.app.screen
     for _ in range(500):
-        if not isinstance(screen, SessionScreen) or not screen.detail_pending:
+        if not isinstance(screen, SessionScreen) or not screen.settling:
             return
         await pilot.pause(0.01)
     raise AssertionError("the detail panes were not filled within 5 s")

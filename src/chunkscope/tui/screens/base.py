@@ -34,6 +34,7 @@ from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side
 from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
+from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import QuestionList
 
 NARROW_BELOW = 100
@@ -299,6 +300,15 @@ class SessionScreen(SyncedScreen):
     def detail_pending(self) -> bool:
         """The detail panes are still to be filled for the current selection."""
         return self._detail_due or self._fill_timer is not None
+
+    @property
+    def settling(self) -> bool:
+        """Something delayed is still to change on screen: the detail panes, the footer's esc, a panel's shrink."""
+        return (
+            self.detail_pending
+            or self._footer_timer is not None
+            or any(panel.shrink_pending for panel in self.query(FittedPanel))
+        )
 
     def _show_selection(self) -> None:
         self._detail_due = False

@@ -52,6 +52,11 @@ class FittedPanel(Static):
         elif shrink and height < current:
             self._shrink_timer = self.set_timer(SHRINK_DELAY, self._shrink)
 
+    @property
+    def shrink_pending(self) -> bool:
+        """A shrink is waiting for ``SHRINK_DELAY`` to pass (tests wait for it before a snapshot)."""
+        return self._shrink_timer is not None
+
     def _shrink(self) -> None:
         self._shrink_timer = None
         self._fit(shrink=True, at_once=True)
