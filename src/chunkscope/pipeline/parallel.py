@@ -248,6 +248,9 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
             process.terminate()
     for process in processes.values():
         process.join()
+    # Join the executor's manager thread too: left running, it is woken at interpreter exit through a pipe
+    # it may have closed already, which prints an "Exception ignored" traceback after a Ctrl-C.
+    executor.shutdown(wait=True)
 
 
 # --- the worker -----------------------------------------------------------------------------------
