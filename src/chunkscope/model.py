@@ -90,6 +90,13 @@ class EvidenceItem:
     matches: tuple[SpanMatch, ...] = ()
     """How each alternative was located, in order; empty when every one was exact."""
 
+    def __post_init__(self) -> None:
+        # An empty span holds no character to find or deliver: every share and ratio of it would be 0/0.
+        # The loaders refuse one with file and line; this guards values built in code.
+        empty = next((span for span in self.alternatives if span.length <= 0), None)
+        if empty is not None:
+            raise ValueError(f"evidence span {empty.doc}[{empty.start}:{empty.end}] is empty")
+
     def match_of(self, index: int) -> SpanMatch:
         """How alternative ``index`` was located."""
         return self.matches[index] if self.matches else EXACT

@@ -164,3 +164,10 @@ def test_counts_equal_those_of_position_sets(
     assert measured.delivered_evidence_chars == len(positions(references) & seen)
     assert measured.undelivered_evidence_chars == sum(len(positions([r]) - seen) for r in references)
     assert sum(e - s for s, e in union_of(delivered)) == len(seen)
+
+
+@pytest.mark.parametrize("alternatives", [[(5, 5)], [(5, 15), (12, 12)], [(9, 4)]])
+def test_an_empty_or_reversed_evidence_span_is_refused_when_built(alternatives: list[tuple[int, int]]) -> None:
+    # Its delivered share would be 0/0; the loaders refuse such spans with file and line.
+    with pytest.raises(ValueError, match=r"evidence span d\[\d+:\d+\] is empty"):
+        EvidenceItem(tuple(Span("d", s, e) for s, e in alternatives))

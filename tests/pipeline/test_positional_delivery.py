@@ -137,7 +137,7 @@ def test_one_span_precision_omega_counts_characters(sample: Dataset) -> None:
     locator = UnitLocator(chunking.units)
     doc = chunking.units[0].doc
     for start in range(0, 400, 23):
-        for length in (0, 1, 7, 40, 90, 150):
+        for length in (1, 7, 40, 90, 150):
             span = Span(doc, start, start + length)
             overlap = measure_overlap((EvidenceItem((span,)),), {}, locator.touching)
             units = {unit.id: unit for unit in locator.touching(span)}.values()
