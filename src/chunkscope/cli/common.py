@@ -426,6 +426,19 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         print(f"wrote {path}", file=sys.stderr)
 
 
+def show_and_write_reports(
+    args: argparse.Namespace, markdown: Callable[[], str], json: Callable[[], str], csv: Callable[[], str]
+) -> None:
+    """Print the Markdown report on the console (stderr when stdout carries a report), then write those asked for."""
+    # Imported here: rich's Markdown pulls in markdown-it, which commands without a Markdown view never need.
+    from rich.markdown import Markdown
+
+    from chunkscope.cli import render
+
+    render.console(stderr=stdout_is_data(args)).print(Markdown(markdown()))
+    write_outputs(args, {"json": json, "csv": csv, "markdown": markdown})
+
+
 OUTPUT_OPTIONS = ("json", "csv", "markdown", "write", "out")
 
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.markdown import Markdown
-
 from chunkscope.analysis.explain import Explainer
-from chunkscope.cli import common, render
+from chunkscope.cli import common
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.reports.eval import to_json
 from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
@@ -41,14 +39,10 @@ def run(args: argparse.Namespace) -> int:
     dataset = common.load_from_args(args)
     explainer = Explainer(Evaluator(dataset.corpus, dataset.questions.questions))
     explanations = [explainer.explain(config, question_id) for question_id in dict.fromkeys(args.question_ids)]
-    console = render.console(stderr=common.stdout_is_data(args))
-    console.print(Markdown(explain_markdown(explanations)))
-    common.write_outputs(
+    common.show_and_write_reports(
         args,
-        {
-            "json": lambda: to_json(explain_report(explanations)),
-            "csv": lambda: explain_csv(explanations),
-            "markdown": lambda: explain_markdown(explanations),
-        },
+        markdown=lambda: explain_markdown(explanations),
+        json=lambda: to_json(explain_report(explanations)),
+        csv=lambda: explain_csv(explanations),
     )
     return common.EXIT_OK

@@ -7,11 +7,10 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.markdown import Markdown
 from rich.progress import Progress
 
 from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
-from chunkscope.cli import common, render
+from chunkscope.cli import common
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.reports.eval import to_json
@@ -52,15 +51,11 @@ def run(args: argparse.Namespace) -> int:
     common.check_outputs(args, [config])
     dataset = common.load_from_args(args)
     result = _evaluate(dataset, config)
-    console = render.console(stderr=common.stdout_is_data(args))
-    console.print(Markdown(fragility_markdown(dataset, result, args.most)))
-    common.write_outputs(
+    common.show_and_write_reports(
         args,
-        {
-            "json": lambda: to_json(fragility_report(dataset, result)),
-            "csv": lambda: fragility_csv(result),
-            "markdown": lambda: fragility_markdown(dataset, result, args.most),
-        },
+        markdown=lambda: fragility_markdown(dataset, result, args.most),
+        json=lambda: to_json(fragility_report(dataset, result)),
+        csv=lambda: fragility_csv(result),
     )
     return common.EXIT_OK
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.markdown import Markdown
-
 from chunkscope.analysis.whatif import whatif
-from chunkscope.cli import common, render
+from chunkscope.cli import common
 from chunkscope.reports.eval import to_json
 from chunkscope.reports.whatif import whatif_csv, whatif_markdown, whatif_report
 
@@ -40,14 +38,10 @@ def run(args: argparse.Namespace) -> int:
     common.check_outputs(args, [config])
     dataset = common.load_from_args(args)
     result = whatif(config.chunker, dataset.corpus, dataset.questions.questions)
-    console = render.console(stderr=common.stdout_is_data(args))
-    console.print(Markdown(whatif_markdown(result)))
-    common.write_outputs(
+    common.show_and_write_reports(
         args,
-        {
-            "json": lambda: to_json(whatif_report(result)),
-            "csv": lambda: whatif_csv(result),
-            "markdown": lambda: whatif_markdown(result),
-        },
+        markdown=lambda: whatif_markdown(result),
+        json=lambda: to_json(whatif_report(result)),
+        csv=lambda: whatif_csv(result),
     )
     return common.EXIT_OK
