@@ -574,3 +574,22 @@ async def test_the_inspector_keeps_a_few_indexes_and_every_result(sample: Datase
         await pilot.pause()
         assert not app.session.evaluating
         assert app.session.a.shown is not None and app.session.a.shown.config == visited[-2]
+
+
+@async_test
+async def test_on_a_large_corpus_the_inspector_keeps_only_the_indexes_that_fit_its_memory_budget(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A budget smaller than one sample index plays a corpus whose every index is larger than the budget.
+    monkeypatch.setattr("chunkscope.tui.app.INDEX_BYTES_KEPT", 1)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        visited = [app.session.a.requested]
+        for _ in range(2):
+            await pilot.press("plus")
+            await settle(pilot)
+            visited.append(app.session.a.requested)
+        evaluator = app.session.evaluator
+        assert evaluator.held_indexes == ((visited[-1].chunker, visited[-1].retriever),)
+        assert all(evaluator.cached(config) is not None for config in visited)

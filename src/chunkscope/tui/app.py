@@ -43,6 +43,9 @@ INDEXES_KEPT = 4
 """Retriever indexes the inspector keeps (the most recently used): each configuration's rankings and
 results stay, so every configuration visited is shown again at once; an index costs about the corpus
 in memory (dense: its embeddings), so trying many chunkings on a large corpus would otherwise fill it."""
+INDEX_BYTES_KEPT = 256 * 2**20
+"""The indexes kept take at most this much memory (the most recent one stays whatever it takes): a few MB each
+on JSQuAD (four stay), hundreds on a 50 MB corpus (one lexical index of 200-character chunks takes 190 MB)."""
 
 KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
 """``binding-id=key;binding-id=key``: remap keys by binding id (the ``?`` screen lists the ids)."""
@@ -301,7 +304,7 @@ class ChunkscopeApp(App[None]):
         try:
             for config in job.configs:
                 result = evaluator.evaluate(config, progress(config), cancelled)
-                evaluator.evict_indexes(keep=INDEXES_KEPT)
+                evaluator.evict_indexes(keep=INDEXES_KEPT, max_bytes=INDEX_BYTES_KEPT)
                 if cancelled():
                     break
                 self.post_message(messages.ResultsReady(result))
@@ -328,6 +331,7 @@ class ChunkscopeApp(App[None]):
             stage = f"fragility {number}/{len(nearby)} · {neighbour.rule}"
             report = self._progress_reporter(job, neighbour.config, stage)
             evaluator.evaluate(neighbour.config, report, job.stop.is_set)
+            evaluator.evict_indexes(keep=INDEXES_KEPT, max_bytes=INDEX_BYTES_KEPT)
         self.post_message(messages.FragilityReady(fragility(evaluator, config)))
 
     def _progress_reporter(self, job: EvaluationJob, config: Config, prefix: str) -> Callable[[str, int, int], None]:
