@@ -13,6 +13,7 @@ import pytest
 from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, async_test, make_app, settle
 from rich.cells import cell_len
 from rich.console import Console
+from textual.widgets import Static
 
 from chunkscope.analysis.compare import STATES
 from chunkscope.errors import ChunkscopeError
@@ -21,7 +22,7 @@ from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config, ConfigResult
-from chunkscope.tui.app import INDEXES_KEPT, ChunkscopeApp
+from chunkscope.tui.app import INDEXES_KEPT, PROGRESS_INTERVAL_S, ChunkscopeApp
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.export import ExportDialog
@@ -574,3 +575,61 @@ async def test_the_inspector_keeps_a_few_indexes_and_every_result(sample: Datase
         await pilot.pause()
         assert not app.session.evaluating
         assert app.session.a.shown is not None and app.session.a.shown.config == visited[-2]
+
+
+@async_test
+async def test_on_a_large_corpus_the_inspector_keeps_only_the_indexes_that_fit_its_memory_budget(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A budget smaller than one sample index plays a corpus whose every index is larger than the budget.
+    monkeypatch.setattr("chunkscope.tui.app.INDEX_BYTES_KEPT", 1)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        visited = [app.session.a.requested]
+        for _ in range(2):
+            await pilot.press("plus")
+            await settle(pilot)
+            visited.append(app.session.a.requested)
+        evaluator = app.session.evaluator
+        assert evaluator.held_indexes == ((visited[-1].chunker, visited[-1].retriever),)
+        assert all(evaluator.cached(config) is not None for config in visited)
+
+
+@async_test
+async def test_a_burst_of_progress_reports_is_shown_a_few_times_ending_on_the_latest(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        evaluator = app.session.evaluator
+        reported, release = threading.Event(), threading.Event()
+        original = evaluator.evaluate
+
+        def bursty(config: Config, progress: Any = None, cancelled: Any = None) -> ConfigResult:
+            if config == OVERLAP_40 and progress is not None:
+                for done in range(50):
+                    progress("measuring", done, 50)
+                reported.set()
+                release.wait(10)
+            return original(config, progress, cancelled)
+
+        monkeypatch.setattr(evaluator, "evaluate", bursty)
+        screen = app.screen
+        synced: list[str] = []
+        sync_status = screen.sync_status
+
+        def counted() -> None:
+            synced.append(app.session.progress)
+            sync_status()
+
+        monkeypatch.setattr(screen, "sync_status", counted)
+        await pilot.press("o")
+        assert reported.wait(10)
+        await pilot.pause(PROGRESS_INTERVAL_S * 3)
+        label = str(screen.query_one("#status-progress", Static).render())
+        release.set()
+        await settle(pilot)
+    assert "measuring 49/50" in label
+    assert len(synced) < 10  # 50 reports

@@ -110,3 +110,15 @@ def test_tag_and_fragility_filters_read_the_row(sample: Dataset) -> None:
     ]
     assert not any(RowFilter(state="fragile OK").accepts(row) for row in rows)  # fragility not computed
     assert RowFilter(state="failing", tag="ja").describe() == "failing · #ja"
+
+
+@pytest.mark.parametrize("chunker", ["fixed:size=200,overlap=100", "parent:child=fixed:size=100,parent=markdown"])
+def test_document_chunks_are_each_documents_retrieval_units_sorted_by_offsets(sample: Dataset, chunker: str) -> None:
+    config = make_config(chunker)
+    evaluator = Evaluator(sample.corpus, sample.questions.questions)
+    units = evaluator.evaluate(config).chunks
+    chunks = DocumentChunks(evaluator)
+    for document in sample.corpus.documents:
+        # Brute force: every retrieval unit of the document, ordered by offsets then by position in the chunking.
+        expected = [unit for _, unit in sorted(enumerate(units), key=lambda p: (p[1].start, p[1].end, p[0]))]
+        assert chunks.of(config, document.id) == tuple(unit for unit in expected if unit.doc == document.id)

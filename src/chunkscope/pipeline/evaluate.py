@@ -142,6 +142,8 @@ class Evaluator:
         self.questions = trim_questions(questions, corpus)
         self._chunkings: dict[str, IndexedChunking] = {}
         self._indexes: dict[tuple[str, str], RetrieverIndex] = {}
+        self._index_bytes: dict[tuple[str, str], int] = {}
+        """What the arrays of each index held take (measured once, when it is built)."""
         self._rankings: dict[tuple[str, str, int], list[Ranking]] = {}
         self._windows: dict[tuple[str, str], tuple[int, ...] | None] = {}
         """Where each index's model stops reading its units (kept when the index is dropped)."""
@@ -204,6 +206,7 @@ class Evaluator:
             index = build_index(
                 parse_retriever(config.retriever), self.chunking(config.chunker).chunking.units, self.corpus, report
             )
+            self._index_bytes[key] = array_bytes(index)
         self._indexes[key] = index
         return index
 
@@ -212,8 +215,15 @@ class Evaluator:
         """The (chunker, retriever) of each index held, least recently used first."""
         return tuple(self._indexes)
 
-    def evict_indexes(self, keep: int) -> int:
-        """Drop the retriever indexes but the ``keep`` most recently used; return how many were dropped.
+    @property
+    def held_index_bytes(self) -> int:
+        """What the arrays of the indexes held take, in bytes (see :func:`array_bytes`)."""
+        return sum(self._index_bytes[key] for key in self._indexes)
+
+    def evict_indexes(self, keep: int, max_bytes: int | None = None) -> int:
+        """Drop the retriever indexes but the ``keep`` most recently used, and then, with ``max_bytes``, the
+        least recently used while their arrays take more than ``max_bytes`` (the most recent one always
+        stays); return how many were dropped.
 
         Rankings, results and chunkings stay cached, so a configuration evaluated before is shown at
         once and another delivery (top-k, budget) of its ranking needs no index; a dropped index is
@@ -221,7 +231,15 @@ class Evaluator:
         from the thread that evaluates).
         """
         with self._evaluation_lock:
-            dropped = list(self._indexes)[: max(0, len(self._indexes) - keep)]
+            held = list(self._indexes)
+            dropped = held[: max(0, len(held) - keep)]
+            kept = held[len(dropped) :]
+            if max_bytes is not None:
+                # On a large corpus one lexical index takes hundreds of MB: a count alone would hold GBs.
+                total = sum(self._index_bytes[key] for key in kept)
+                while len(kept) > 1 and total > max_bytes:
+                    total -= self._index_bytes[kept[0]]
+                    dropped.append(kept.pop(0))
             for key in dropped:
                 del self._indexes[key]
             return len(dropped)
@@ -267,6 +285,38 @@ def index_chunking(chunking: Chunking) -> IndexedChunking:
     )
     children = None if chunking.parents is None else UnitLocator(chunking.units)
     return IndexedChunking(chunking, UnitLocator(delivered), delivered_index, children)
+
+
+def array_bytes(index: object, depth: int = 4) -> int:
+    """Bytes of the numpy arrays ``index`` holds: in its attributes, theirs and short tuples or lists of them,
+    down to ``depth`` levels, each array once (what an index's memory is on a large corpus; its Python
+    objects, and what it shares with other indexes through bound methods, are not counted)."""
+    seen: set[int] = set()
+
+    def walk(value: object, level: int) -> int:
+        if level < 0 or id(value) in seen:
+            return 0
+        seen.add(id(value))
+        if isinstance(value, np.ndarray):
+            return int(value.nbytes)
+        if isinstance(value, type):
+            return 0
+        if isinstance(value, tuple | list):
+            # Long sequences are units or rankings, not parts of the index: not walked.
+            return sum(walk(item, level - 1) for item in value) if len(value) <= SHORT_SEQUENCE else 0
+        attributes = list(getattr(value, "__dict__", {}).values())
+        for kind in type(value).__mro__:
+            slots = getattr(kind, "__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if hasattr(value, name):
+                    attributes.append(getattr(value, name))
+        return sum(walk(attribute, level - 1) for attribute in attributes)
+
+    return walk(index, depth)
+
+
+SHORT_SEQUENCE = 16
+"""Tuples and lists up to this long are walked by :func:`array_bytes` (the parts of a fusion, say)."""
 
 
 def checked_progress(progress: Progress | None, cancelled: Cancelled | None) -> Progress:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -16,6 +17,7 @@ from textual.app import App
 from textual.binding import BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
 from chunkscope.analysis.compare import compare
@@ -43,6 +45,14 @@ INDEXES_KEPT = 4
 """Retriever indexes the inspector keeps (the most recently used): each configuration's rankings and
 results stay, so every configuration visited is shown again at once; an index costs about the corpus
 in memory (dense: its embeddings), so trying many chunkings on a large corpus would otherwise fill it."""
+INDEX_BYTES_KEPT = 256 * 2**20
+"""The indexes kept take at most this much memory (the most recent one stays whatever it takes): a few MB each
+on JSQuAD (four stay), hundreds on a 50 MB corpus (one lexical index of 200-character chunks takes 190 MB)."""
+
+PROGRESS_INTERVAL_S = 0.2
+"""The status line shows the worker's progress at most this often (the latest report, once the interval is over):
+each update re-renders the status bar, and an evaluation on a 50 MB corpus reports about 70 times in a few
+seconds, UI-thread time the worker then waits for (the GIL)."""
 
 KEYMAP_VARIABLE = "CHUNKSCOPE_KEYMAP"
 """``binding-id=key;binding-id=key``: remap keys by binding id (the ``?`` screen lists the ids)."""
@@ -98,6 +108,9 @@ class ChunkscopeApp(App[None]):
         """The evaluation running now, if any."""
         self._jobs = 0
         self._worker: Worker[None] | None = None
+        self._progress_shown_at = -PROGRESS_INTERVAL_S
+        self._progress_due: Timer | None = None
+        """The status update scheduled for the end of the interval (None: none is due)."""
         # The single view is the base screen of the app's only mode, so it is there from the first frame,
         # its list focused: keys typed while the app starts reach its bindings (not an empty screen).
         self.add_mode(self.DEFAULT_MODE, lambda: InspectScreen(self.session))
@@ -301,7 +314,7 @@ class ChunkscopeApp(App[None]):
         try:
             for config in job.configs:
                 result = evaluator.evaluate(config, progress(config), cancelled)
-                evaluator.evict_indexes(keep=INDEXES_KEPT)
+                evaluator.evict_indexes(keep=INDEXES_KEPT, max_bytes=INDEX_BYTES_KEPT)
                 if cancelled():
                     break
                 self.post_message(messages.ResultsReady(result))
@@ -328,6 +341,7 @@ class ChunkscopeApp(App[None]):
             stage = f"fragility {number}/{len(nearby)} · {neighbour.rule}"
             report = self._progress_reporter(job, neighbour.config, stage)
             evaluator.evaluate(neighbour.config, report, job.stop.is_set)
+            evaluator.evict_indexes(keep=INDEXES_KEPT, max_bytes=INDEX_BYTES_KEPT)
         self.post_message(messages.FragilityReady(fragility(evaluator, config)))
 
     def _progress_reporter(self, job: EvaluationJob, config: Config, prefix: str) -> Callable[[str, int, int], None]:
@@ -352,6 +366,17 @@ class ChunkscopeApp(App[None]):
         self.session.progress = f"{message.config.label}: {message.stage}"
         if message.total:
             self.session.progress += f" {message.done}/{message.total}"
+        if self._progress_due is None:
+            wait = self._progress_shown_at + PROGRESS_INTERVAL_S - time.monotonic()
+            if wait > 0:
+                self._progress_due = self.set_timer(wait, self._show_progress)
+            else:
+                self._show_progress()
+
+    def _show_progress(self) -> None:
+        """The status line shows the session's progress as it is now (the latest report)."""
+        self._progress_due = None
+        self._progress_shown_at = time.monotonic()
         if isinstance(self.screen, SyncedScreen) and self.screen.ready:
             self.screen.sync_status()
 
