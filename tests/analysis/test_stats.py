@@ -488,4 +488,4 @@ def test_module_does_not_import_ui_libraries() -> None:
             imported.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "collections", "dataclasses", "numpy"}
+    assert imported <= {"__future__", "collections", "dataclasses", "numpy", "threading"}

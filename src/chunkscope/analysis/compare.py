@@ -34,6 +34,7 @@ from chunkscope.analysis.comparison import (
 )
 from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
+from chunkscope.analysis.stats import DrawsAhead
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import ConfigResult
 
@@ -85,11 +86,13 @@ def compare_all(
     resamples: int | None = None,
     metrics: Sequence[str] | None = None,
     correct: bool = True,
+    draws: DrawsAhead | None = None,
 ) -> ComparisonSet:
     """Compare every pair of ``results`` (A = earlier, B = later in the list).
 
     With ``correct`` (the default), p-values are Holm-adjusted over every (pair, metric)
-    test of the question group; each tag is its own family.
+    test of the question group; each tag is its own family. ``draws`` (see :func:`tests_drawn_ahead`):
+    the random numbers of the tests on every question, drawn while the results were computed.
     Raises ChunkscopeError for fewer than two results, or results over different questions.
     """
     if len(results) < 2:
@@ -108,7 +111,14 @@ def compare_all(
         _compare_group(inputs, positions, tag, settings, ())
         for tag, positions in tag_positions(ids, tags or {}).items()
     )
-    return _compare_group(inputs, everything, "all", settings, by_tag)
+    return _compare_group(inputs, everything, "all", settings, by_tag, draws)
+
+
+def tests_drawn_ahead(
+    questions: int, permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, *, resamples: int | None = None
+) -> DrawsAhead:
+    """The random numbers :func:`compare_all` draws for ``questions`` questions, to draw ahead (call ``start``)."""
+    return DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,12 +156,13 @@ def _compare_group(
     group: str,
     settings: PairedSettings,
     by_tag: tuple[ComparisonSet, ...],
+    draws: DrawsAhead | None = None,
 ) -> ComparisonSet:
     results = inputs.results
     index = np.asarray(positions, dtype=np.int64)
     pairs = list(itertools.combinations(range(len(results)), 2))
     values = [v[:, index] for v in inputs.values]
-    tested = pair_tests(values, pairs, settings)
+    tested = pair_tests(values, pairs, settings, draws)
     comparisons = []
     for p, (i, j) in enumerate(pairs):
         moves = QuestionMoves(inputs.columns[i], inputs.columns[j], positions)

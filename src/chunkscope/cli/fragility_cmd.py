@@ -7,8 +7,6 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.markdown import Markdown
-from rich.progress import Progress
 
 from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
 from chunkscope.cli import common, render
@@ -52,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     common.check_outputs(args, [config])
     dataset = common.load_from_args(args)
     result = _evaluate(dataset, config)
+    from rich.markdown import Markdown  # only this command and a few others print Markdown
+
     console = render.console(stderr=common.stdout_is_data(args))
     console.print(Markdown(fragility_markdown(dataset, result, args.most)))
     common.write_outputs(
@@ -71,6 +71,8 @@ def _evaluate(dataset: Dataset, config: Config) -> FragilityResult:
     if not sys.stderr.isatty():
         result = fragility(evaluator, config)
     else:
+        from rich.progress import Progress  # bars only on a terminal
+
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("fragility", total=1)
 

@@ -75,19 +75,25 @@ def evaluate_configs(
     jobs: int = 1,
     progress: ConfigProgress | None = None,
     evaluator: Evaluator | None = None,
+    alongside: Callable[[], None] | None = None,
 ) -> Evaluation:
     """Evaluate ``configs`` with up to ``jobs`` worker processes (1: in this process).
 
     With ``evaluator`` they are evaluated by it, in this process, so its caches keep them.
+    ``alongside`` is called once the evaluation has begun, to start work of its own in this process
+    (a thread): with workers, only after they are forked, so that none is forked from a process
+    running a thread of its own.
     """
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
     report = progress or _ignore_progress
+    begun = alongside or _nothing
     workers = min(jobs, len(configs))
     if evaluator is not None or workers <= 1:
+        begun()
         outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report)
     else:
-        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report)
+        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun)
     problems: dict[str, tuple[str, ...]] = {}
     for outcome in outcomes:
         problems.setdefault(outcome.result.config.chunker, outcome.problems)
@@ -98,6 +104,10 @@ def evaluate_configs(
 
 
 def _ignore_progress(position: int, stage: str, done: int, total: int) -> None:
+    return None
+
+
+def _nothing() -> None:
     return None
 
 
@@ -173,7 +183,12 @@ def start_method() -> str:
 
 
 def _evaluate_in_pool(
-    corpus: Corpus, questions: tuple[Question, ...], configs: Sequence[Config], workers: int, report: ConfigProgress
+    corpus: Corpus,
+    questions: tuple[Question, ...],
+    configs: Sequence[Config],
+    workers: int,
+    report: ConfigProgress,
+    begun: Callable[[], None],
 ) -> list[_Outcome]:
     method = start_method()
     context = multiprocessing.get_context(method)
@@ -184,6 +199,7 @@ def _evaluate_in_pool(
     try:
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
+        begun()  # the workers are running: the first submit started every one of them
         outcomes = _collect(futures, messages, report)
     except BaseException:
         _stop_workers(executor)
