@@ -34,7 +34,7 @@ from chunkscope.analysis.comparison import (
 )
 from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
-from chunkscope.analysis.stats import DrawsAhead
+from chunkscope.analysis.stats import DrawsAhead, ResampledMeansAhead
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import ConfigResult
 
@@ -45,6 +45,7 @@ __all__ = [
     "Comparison",
     "ComparisonSet",
     "MetricTest",
+    "PairTestsAhead",
     "QuestionMove",
     "State",
     "compare",
@@ -86,13 +87,13 @@ def compare_all(
     resamples: int | None = None,
     metrics: Sequence[str] | None = None,
     correct: bool = True,
-    draws: DrawsAhead | None = None,
+    ahead: PairTestsAhead | None = None,
 ) -> ComparisonSet:
     """Compare every pair of ``results`` (A = earlier, B = later in the list).
 
     With ``correct`` (the default), p-values are Holm-adjusted over every (pair, metric)
-    test of the question group; each tag is its own family. ``draws`` (see :func:`tests_drawn_ahead`):
-    the random numbers of the tests on every question, drawn while the results were computed.
+    test of the question group; each tag is its own family. ``ahead``: what the tests on every
+    question computed while the results came in (:class:`PairTestsAhead`), used when it holds these results.
     Raises ChunkscopeError for fewer than two results, or results over different questions.
     """
     if len(results) < 2:
@@ -111,14 +112,55 @@ def compare_all(
         _compare_group(inputs, positions, tag, settings, ())
         for tag, positions in tag_positions(ids, tags or {}).items()
     )
-    return _compare_group(inputs, everything, "all", settings, by_tag, draws)
+    draws, resampled = (None, None) if ahead is None else ahead.for_tests(settings, values)
+    return _compare_group(inputs, everything, "all", settings, by_tag, draws, resampled)
 
 
-def tests_drawn_ahead(
-    questions: int, permutations: int = DEFAULT_PERMUTATIONS, seed: int = 0, *, resamples: int | None = None
-) -> DrawsAhead:
-    """The random numbers :func:`compare_all` draws for ``questions`` questions, to draw ahead (call ``start``)."""
-    return DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
+class PairTestsAhead:
+    """The part of :func:`compare_all`'s tests on every question that can run before every result is in.
+
+    The tests' random numbers depend only on the number of questions and the settings: they are drawn
+    in a background thread from :meth:`start`. Each result given to :meth:`add` has its metric values
+    taken; once both configurations of a pair are in, the bootstrap's resampled means of the pair are
+    multiplied in that thread too (:class:`chunkscope.analysis.stats.ResampledMeansAhead`).
+    :func:`compare_all` uses all this only when it is given the same results, else it computes as usual.
+    """
+
+    def __init__(
+        self,
+        configs: int,
+        questions: int,
+        permutations: int = DEFAULT_PERMUTATIONS,
+        seed: int = 0,
+        *,
+        resamples: int | None = None,
+        metrics: Sequence[str] | None = None,
+    ) -> None:
+        self.metrics = tested_metrics(metrics)
+        self.draws = DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
+        pairs = list(itertools.combinations(range(configs), 2))
+        self.means = ResampledMeansAhead(self.draws, configs, pairs, len(self.metrics))
+
+    def start(self) -> None:
+        """Start drawing (a daemon thread: nothing waits for it at exit)."""
+        self.means.start()
+
+    def add(self, position: int, result: ConfigResult) -> None:
+        """The result of configuration ``position`` (its place in the list :func:`compare_all` will get)."""
+        self.means.add(position, metric_values(result, self.metrics))
+
+    def for_tests(
+        self, settings: PairedSettings, values: Sequence[npt.NDArray[np.float64]]
+    ) -> tuple[DrawsAhead | None, npt.NDArray[np.float64] | None]:
+        """The draws and resampled means for tests with ``settings`` on ``values``, where they are theirs."""
+        draws = self.draws
+        if not draws.fits(values[0].shape[1], settings.permutations, settings.resamples, settings.seed):
+            return None, None
+        given = self.means.values()
+        same = settings.metrics == self.metrics and len(given) == len(values)
+        if not same or not all(g is not None and np.array_equal(g, v) for g, v in zip(given, values, strict=True)):
+            return draws, None
+        return draws, self.means.means()
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +199,13 @@ def _compare_group(
     settings: PairedSettings,
     by_tag: tuple[ComparisonSet, ...],
     draws: DrawsAhead | None = None,
+    resampled: npt.NDArray[np.float64] | None = None,
 ) -> ComparisonSet:
     results = inputs.results
     index = np.asarray(positions, dtype=np.int64)
     pairs = list(itertools.combinations(range(len(results)), 2))
     values = [v[:, index] for v in inputs.values]
-    tested = pair_tests(values, pairs, settings, draws)
+    tested = pair_tests(values, pairs, settings, draws, resampled)
     comparisons = []
     for p, (i, j) in enumerate(pairs):
         moves = QuestionMoves(inputs.columns[i], inputs.columns[j], positions)

@@ -27,7 +27,14 @@ import numpy as np
 import numpy.typing as npt
 
 from chunkscope.analysis.comparison import MetricTest
-from chunkscope.analysis.stats import DrawsAhead, PairDifferences, bootstrap_ci, holm, paired_permutation_pvalues
+from chunkscope.analysis.stats import (
+    DrawsAhead,
+    PairDifferences,
+    bootstrap_ci,
+    bootstrap_interval,
+    holm,
+    paired_permutation_pvalues,
+)
 from chunkscope.errors import ChunkscopeError
 from chunkscope.metrics.registry import REGISTRY, Metric, QuestionValue
 from chunkscope.results import ConfigResult
@@ -90,10 +97,12 @@ def pair_tests(
     pairs: Sequence[tuple[int, int]],
     settings: PairedSettings,
     draws: DrawsAhead | None = None,
+    means: FloatArray | None = None,
 ) -> PairTests:
     """Test ``values[j] - values[i]`` for every pair ``(i, j)`` and metric (rows of each ``values`` matrix).
 
     ``draws``: the tests' random numbers drawn ahead, used when they fit these questions and settings.
+    ``means``: the bootstrap's resampled means of these rows, computed ahead from the same draws.
     """
     metric_count = len(settings.metrics)
     paired = PairDifferences.of(np.stack(values), pairs)
@@ -111,9 +120,12 @@ def pair_tests(
         counter=paired.count_extreme,
     )
     adjusted = holm(raw.tolist()) if settings.correct else raw
-    intervals = bootstrap_ci(
-        differences, 0.95, settings.resamples, settings.seed, products=paired.products, draws=draws
-    )
+    if means is not None and means.shape == (settings.resamples, differences.shape[0]):
+        intervals = bootstrap_interval(means, differences, 0.95)
+    else:
+        intervals = bootstrap_ci(
+            differences, 0.95, settings.resamples, settings.seed, products=paired.products, draws=draws
+        )
     exact = (1 << differences.shape[1]) <= settings.permutations
     tests = []
     for p, (i, j) in enumerate(pairs):

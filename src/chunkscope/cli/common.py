@@ -359,6 +359,7 @@ def evaluate_all(
     jobs: int = 1,
     evaluator: Evaluator | None = None,
     alongside: Callable[[], None] | None = None,
+    finished: Callable[[int, ConfigResult], None] | None = None,
 ) -> list[ConfigResult]:
     """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
 
@@ -366,13 +367,13 @@ def evaluate_all(
     ranking) of the configuration last heard from, so a long embedding run of a dense retriever
     shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
-    are evaluated by it in this process, whatever ``jobs`` says. ``alongside``: see
+    are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
     :func:`chunkscope.pipeline.parallel.evaluate_configs`.
     """
     questions = dataset.questions.questions
     if not sys.stderr.isatty():
         evaluation = evaluate_configs(
-            dataset.corpus, questions, configs, jobs, evaluator=evaluator, alongside=alongside
+            dataset.corpus, questions, configs, jobs, evaluator=evaluator, alongside=alongside, finished=finished
         )
     else:
         from rich.progress import Progress  # bars only on a terminal
@@ -389,7 +390,14 @@ def evaluate_all(
                 progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
 
             evaluation = evaluate_configs(
-                dataset.corpus, questions, configs, jobs, follow, evaluator=evaluator, alongside=alongside
+                dataset.corpus,
+                questions,
+                configs,
+                jobs,
+                follow,
+                evaluator=evaluator,
+                alongside=alongside,
+                finished=finished,
             )
     for warning in evaluation.retriever_warnings:
         print(f"chunkscope: warning: {warning}", file=sys.stderr)

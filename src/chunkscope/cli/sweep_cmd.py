@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from chunkscope.analysis.compare import compare_all, tests_drawn_ahead
+from chunkscope.analysis.compare import PairTestsAhead, compare_all
 from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.analysis.paired import tested_metrics
@@ -190,11 +190,11 @@ def run(args: argparse.Namespace) -> int:
     session = inspector_session(dataset, configs[0]) if args.inspect else None
     evaluator = session.evaluator if session is not None else None
     questions = dataset.questions.questions
-    # The tests' random numbers depend only on the number of questions: drawn while the configurations are evaluated.
-    draws = tests_drawn_ahead(len(questions), args.permutations, args.seed)
-    results = common.evaluate_all(dataset, configs, args.jobs, evaluator, draws.start)
+    # The tests' random numbers and each finished pair's bootstrap run while the configurations are evaluated.
+    ahead = PairTestsAhead(len(configs), len(questions), args.permutations, args.seed)
+    results = common.evaluate_all(dataset, configs, args.jobs, evaluator, ahead.start, ahead.add)
     tags = question_tags(questions) if args.by_tag else None
-    comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, draws=draws)
+    comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, ahead=ahead)
     equivalence = None
     if margins is not None:
         equivalence = pairs_equivalence(results, comparisons.pairs, margins, correct=True)

@@ -76,24 +76,27 @@ def evaluate_configs(
     progress: ConfigProgress | None = None,
     evaluator: Evaluator | None = None,
     alongside: Callable[[], None] | None = None,
+    finished: Callable[[int, ConfigResult], None] | None = None,
 ) -> Evaluation:
     """Evaluate ``configs`` with up to ``jobs`` worker processes (1: in this process).
 
     With ``evaluator`` they are evaluated by it, in this process, so its caches keep them.
     ``alongside`` is called once the evaluation has begun, to start work of its own in this process
     (a thread): with workers, only after they are forked, so that none is forked from a process
-    running a thread of its own.
+    running a thread of its own. ``finished`` is called in this process with each configuration's
+    position and result as soon as it is in (in the order they finish).
     """
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
     report = progress or _ignore_progress
     begun = alongside or _nothing
+    taken = finished or _ignore_result
     workers = min(jobs, len(configs))
     if evaluator is not None or workers <= 1:
         begun()
-        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report)
+        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken)
     else:
-        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun)
+        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun, taken)
     problems: dict[str, tuple[str, ...]] = {}
     for outcome in outcomes:
         problems.setdefault(outcome.result.config.chunker, outcome.problems)
@@ -108,6 +111,10 @@ def _ignore_progress(position: int, stage: str, done: int, total: int) -> None:
 
 
 def _nothing() -> None:
+    return None
+
+
+def _ignore_result(position: int, result: ConfigResult) -> None:
     return None
 
 
@@ -144,10 +151,13 @@ def _failure(exc: Exception) -> _Failure:
     return _Failure(error, str(exc), not isinstance(exc, ChunkscopeError))
 
 
-def _evaluate_here(evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress) -> list[_Outcome]:
+def _evaluate_here(
+    evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress, taken: Callable[[int, ConfigResult], None]
+) -> list[_Outcome]:
     outcomes = []
     for position, config in enumerate(configs):
         outcomes.append(_evaluate_one(evaluator, position, config, report))
+        taken(position, outcomes[-1].result)
         report(position, FINISHED, 1, 1)
     return outcomes
 
@@ -189,6 +199,7 @@ def _evaluate_in_pool(
     workers: int,
     report: ConfigProgress,
     begun: Callable[[], None],
+    taken: Callable[[int, ConfigResult], None],
 ) -> list[_Outcome]:
     method = start_method()
     context = multiprocessing.get_context(method)
@@ -200,7 +211,7 @@ def _evaluate_in_pool(
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
         begun()  # the workers are running: the first submit started every one of them
-        outcomes = _collect(futures, messages, report)
+        outcomes = _collect(futures, messages, report, taken)
     except BaseException:
         _stop_workers(executor)
         raise
@@ -208,7 +219,12 @@ def _evaluate_in_pool(
     return outcomes
 
 
-def _collect(futures: dict[Future[bytes], int], messages: Any, report: ConfigProgress) -> list[_Outcome]:
+def _collect(
+    futures: dict[Future[bytes], int],
+    messages: Any,
+    report: ConfigProgress,
+    taken: Callable[[int, ConfigResult], None],
+) -> list[_Outcome]:
     """Wait for every task, relaying the workers' progress; the first failure ends the wait."""
     outcomes: dict[int, _Outcome] = {}
     pending = set(futures)
@@ -226,6 +242,7 @@ def _collect(futures: dict[Future[bytes], int], messages: Any, report: ConfigPro
             if isinstance(payload, _Failure):
                 raise payload.exception()
             outcomes[position] = payload
+            taken(position, payload.result)
             report(position, FINISHED, 1, 1)
     return [outcomes[position] for position in sorted(outcomes)]
 
