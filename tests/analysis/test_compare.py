@@ -209,6 +209,10 @@ def test_tests_ahead_give_the_same_comparisons() -> None:
         ahead.add(position, results[position])
     assert compare_all(results, permutations=3_000, seed=4, ahead=ahead) == plain
     assert ahead.means.means().shape == (3_000, 10 * len(REGISTRY.tested()))
+    metrics = tuple(m.name for m in REGISTRY.tested())
+    assert ahead.taken(0, results[0], metrics) is not None
+    assert ahead.taken(0, results[1], metrics) is None  # another result at that position
+    assert ahead.taken(0, results[0], metrics[:2]) is None  # other metrics
 
 
 def test_tests_ahead_of_other_results_or_settings_are_not_used() -> None:

@@ -104,8 +104,11 @@ def compare_all(
     if not ids:
         raise ChunkscopeError("no questions to compare")
     settings = PairedSettings(permutations, resamples or permutations, seed, alpha, correct, tested_metrics(metrics))
-    values = [metric_values(result, settings.metrics) for result in results]
-    columns = [MoveColumns.of(result.questions, result.config) for result in results]
+    taken = [None if ahead is None else ahead.taken(p, result, settings.metrics) for p, result in enumerate(results)]
+    values = [metric_values(r, settings.metrics) if t is None else t[0] for r, t in zip(results, taken, strict=True)]
+    columns = [
+        MoveColumns.of(r.questions, r.config) if t is None else t[1] for r, t in zip(results, taken, strict=True)
+    ]
     everything = tuple(range(len(ids)))
     inputs = _Inputs(results, values, columns)
     by_tag = tuple(
@@ -121,9 +124,10 @@ class PairTestsAhead:
 
     The tests' random numbers depend only on the number of questions and the settings: they are drawn
     in a background thread from :meth:`start`. Each result given to :meth:`add` has its metric values
-    taken; once both configurations of a pair are in, the bootstrap's resampled means of the pair are
-    multiplied in that thread too (:class:`chunkscope.analysis.stats.ResampledMeansAhead`).
-    :func:`compare_all` uses all this only when it is given the same results, else it computes as usual.
+    and move columns taken; once both configurations of a pair are in, the bootstrap's resampled means
+    of the pair are multiplied in a background thread too
+    (:class:`chunkscope.analysis.stats.ResampledMeansAhead`). :func:`compare_all` uses all this only
+    when it is given the same results, else it computes as usual.
     """
 
     def __init__(
@@ -140,6 +144,7 @@ class PairTestsAhead:
         self.draws = DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
         pairs = list(itertools.combinations(range(configs), 2))
         self.means = ResampledMeansAhead(self.draws, configs, pairs, len(self.metrics))
+        self._taken: dict[int, tuple[ConfigResult, npt.NDArray[np.float64], MoveColumns]] = {}
 
     def start(self) -> None:
         """Start drawing (a daemon thread: nothing waits for it at exit)."""
@@ -147,7 +152,18 @@ class PairTestsAhead:
 
     def add(self, position: int, result: ConfigResult) -> None:
         """The result of configuration ``position`` (its place in the list :func:`compare_all` will get)."""
-        self.means.add(position, metric_values(result, self.metrics))
+        values = metric_values(result, self.metrics)
+        self._taken[position] = (result, values, MoveColumns.of(result.questions, result.config))
+        self.means.add(position, values)
+
+    def taken(
+        self, position: int, result: ConfigResult, metrics: Sequence[str]
+    ) -> tuple[npt.NDArray[np.float64], MoveColumns] | None:
+        """The metric values and move columns taken of ``result`` when it was added at ``position``."""
+        entry = self._taken.get(position)
+        if entry is None or entry[0] is not result or tuple(metrics) != self.metrics:
+            return None
+        return entry[1], entry[2]
 
     def for_tests(
         self, settings: PairedSettings, values: Sequence[npt.NDArray[np.float64]]
