@@ -14,6 +14,7 @@ import pytest
 from chunkscope.analysis.compare import STATES, PairTestsAhead, compare, compare_all, metric_values, state_of
 from chunkscope.analysis.comparison import Comparison, QuestionMoves
 from chunkscope.analysis.groups import question_tags
+from chunkscope.analysis.paired import PairedSettings
 from chunkscope.analysis.stats import holm
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
@@ -203,12 +204,11 @@ def five_results(seed: int) -> list[ConfigResult]:
 def test_tests_ahead_give_the_same_comparisons() -> None:
     results = five_results(11)
     plain = compare_all(results, permutations=3_000, seed=4)
-    ahead = PairTestsAhead(5, 30, 3_000, 4)
+    ahead = PairTestsAhead(30, 3_000, 4)
     ahead.start()
     for position in (3, 0, 4, 1, 2):  # in the order they finish, as workers deliver them
         ahead.add(position, results[position])
     assert compare_all(results, permutations=3_000, seed=4, ahead=ahead) == plain
-    assert ahead.means.means().shape == (3_000, 10 * len(REGISTRY.tested()))
     metrics = tuple(m.name for m in REGISTRY.tested())
     assert ahead.taken(0, results[0], metrics) is not None
     assert ahead.taken(0, results[1], metrics) is None  # another result at that position
@@ -218,16 +218,22 @@ def test_tests_ahead_give_the_same_comparisons() -> None:
 def test_tests_ahead_of_other_results_or_settings_are_not_used() -> None:
     results, others = five_results(12), five_results(13)
     plain = compare_all(results, permutations=2_000, seed=1)
-    ahead = PairTestsAhead(5, 30, 2_000, 1)
+    ahead = PairTestsAhead(30, 2_000, 1)
     for position, other in enumerate(others):
         ahead.add(position, other)
     assert compare_all(results, permutations=2_000, seed=1, ahead=ahead) == plain
-    partial = PairTestsAhead(5, 30, 2_000, 1)  # one result never came
+    partial = PairTestsAhead(30, 2_000, 1)  # one result never came
     for position in range(4):
         partial.add(position, results[position])
     assert compare_all(results, permutations=2_000, seed=1, ahead=partial) == plain
-    counted = PairTestsAhead(5, 31, 2_000, 1)  # drawn for another question count
+    counted = PairTestsAhead(31, 2_000, 1)  # drawn for another question count
+    assert counted.draws_for(compare_settings(2_000, 1), 30) is None
     assert compare_all(results, permutations=2_000, seed=1, ahead=counted) == plain
+    assert compare_all(results, permutations=2_000, seed=2, ahead=ahead) == compare_all(results, 2_000, seed=2)
+
+
+def compare_settings(permutations: int, seed: int) -> PairedSettings:
+    return PairedSettings(permutations, permutations, seed, 0.05, True, tuple(m.name for m in REGISTRY.tested()))
 
 
 def test_best_and_significant_differences_from_it() -> None:

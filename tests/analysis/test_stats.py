@@ -500,6 +500,19 @@ def test_draws_ahead_for_other_settings_are_refused() -> None:
         paired_permutation_pvalues(d, 1_000, 0, draws=draws)
 
 
+def test_a_failure_while_drawing_ahead_is_raised_where_the_draws_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise MemoryError("no room for the draws")
+
+    monkeypatch.setattr(stats, "_tally_draws", fail)
+    draws = DrawsAhead(40, 2_000, 2_000, 0)
+    draws.start()
+    with pytest.raises(MemoryError, match="no room"):
+        bootstrap_ci(np.ones((1, 40)), 0.95, 2_000, 0, draws=draws)
+    with pytest.raises(MemoryError, match="no room"):
+        paired_permutation_pvalues(np.ones((1, 40)), 2_000, 0, draws=draws)
+
+
 def test_count_types_hold_every_possible_count() -> None:
     assert stats._count_type(255) is np.uint8
     assert stats._count_type(256) is np.uint16
@@ -600,4 +613,4 @@ def test_module_does_not_import_ui_libraries() -> None:
             imported.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "collections", "dataclasses", "numpy", "queue", "threading"}
+    assert imported <= {"__future__", "collections", "dataclasses", "numpy", "threading"}

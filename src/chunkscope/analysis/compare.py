@@ -34,7 +34,7 @@ from chunkscope.analysis.comparison import (
 )
 from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
-from chunkscope.analysis.stats import DrawsAhead, ResampledMeansAhead
+from chunkscope.analysis.stats import DrawsAhead
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import ConfigResult
 
@@ -115,24 +115,22 @@ def compare_all(
         _compare_group(inputs, positions, tag, settings, ())
         for tag, positions in tag_positions(ids, tags or {}).items()
     )
-    draws, resampled = (None, None) if ahead is None else ahead.for_tests(settings, values)
-    return _compare_group(inputs, everything, "all", settings, by_tag, draws, resampled)
+    draws = None if ahead is None else ahead.draws_for(settings, len(ids))
+    return _compare_group(inputs, everything, "all", settings, by_tag, draws)
 
 
 class PairTestsAhead:
-    """The part of :func:`compare_all`'s tests on every question that can run before every result is in.
+    """The part of :func:`compare_all`'s work that can be done before every result is in.
 
     The tests' random numbers depend only on the number of questions and the settings: they are drawn
-    in a background thread from :meth:`start`. Each result given to :meth:`add` has its metric values
-    and move columns taken; once both configurations of a pair are in, the bootstrap's resampled means
-    of the pair are multiplied in a background thread too
-    (:class:`chunkscope.analysis.stats.ResampledMeansAhead`). :func:`compare_all` uses all this only
-    when it is given the same results, else it computes as usual.
+    in a background thread from :meth:`start` (:class:`chunkscope.analysis.stats.DrawsAhead`). Each
+    result given to :meth:`add` has its metric values and move columns taken at once (with worker
+    processes, while the others are still evaluated). :func:`compare_all` uses what fits: the draws
+    for tests on as many questions with the same settings, the values of the very results it is given.
     """
 
     def __init__(
         self,
-        configs: int,
         questions: int,
         permutations: int = DEFAULT_PERMUTATIONS,
         seed: int = 0,
@@ -142,19 +140,16 @@ class PairTestsAhead:
     ) -> None:
         self.metrics = tested_metrics(metrics)
         self.draws = DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
-        pairs = list(itertools.combinations(range(configs), 2))
-        self.means = ResampledMeansAhead(self.draws, configs, pairs, len(self.metrics))
         self._taken: dict[int, tuple[ConfigResult, npt.NDArray[np.float64], MoveColumns]] = {}
 
     def start(self) -> None:
         """Start drawing (a daemon thread: nothing waits for it at exit)."""
-        self.means.start()
+        self.draws.start()
 
     def add(self, position: int, result: ConfigResult) -> None:
         """The result of configuration ``position`` (its place in the list :func:`compare_all` will get)."""
         values = metric_values(result, self.metrics)
         self._taken[position] = (result, values, MoveColumns.of(result.questions, result.config))
-        self.means.add(position, values)
 
     def taken(
         self, position: int, result: ConfigResult, metrics: Sequence[str]
@@ -165,18 +160,10 @@ class PairTestsAhead:
             return None
         return entry[1], entry[2]
 
-    def for_tests(
-        self, settings: PairedSettings, values: Sequence[npt.NDArray[np.float64]]
-    ) -> tuple[DrawsAhead | None, npt.NDArray[np.float64] | None]:
-        """The draws and resampled means for tests with ``settings`` on ``values``, where they are theirs."""
-        draws = self.draws
-        if not draws.fits(values[0].shape[1], settings.permutations, settings.resamples, settings.seed):
-            return None, None
-        given = self.means.values()
-        same = settings.metrics == self.metrics and len(given) == len(values)
-        if not same or not all(g is not None and np.array_equal(g, v) for g, v in zip(given, values, strict=True)):
-            return draws, None
-        return draws, self.means.means()
+    def draws_for(self, settings: PairedSettings, questions: int) -> DrawsAhead | None:
+        """The draws, when they are those of tests on ``questions`` questions with ``settings``."""
+        fits = self.draws.fits(questions, settings.permutations, settings.resamples, settings.seed)
+        return self.draws if fits else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +202,12 @@ def _compare_group(
     settings: PairedSettings,
     by_tag: tuple[ComparisonSet, ...],
     draws: DrawsAhead | None = None,
-    resampled: npt.NDArray[np.float64] | None = None,
 ) -> ComparisonSet:
     results = inputs.results
     index = np.asarray(positions, dtype=np.int64)
     pairs = list(itertools.combinations(range(len(results)), 2))
     values = [v[:, index] for v in inputs.values]
-    tested = pair_tests(values, pairs, settings, draws, resampled)
+    tested = pair_tests(values, pairs, settings, draws)
     comparisons = []
     for p, (i, j) in enumerate(pairs):
         moves = QuestionMoves(inputs.columns[i], inputs.columns[j], positions)

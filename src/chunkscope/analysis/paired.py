@@ -31,7 +31,6 @@ from chunkscope.analysis.stats import (
     DrawsAhead,
     PairDifferences,
     bootstrap_ci,
-    bootstrap_interval,
     holm,
     paired_permutation_pvalues,
 )
@@ -97,12 +96,10 @@ def pair_tests(
     pairs: Sequence[tuple[int, int]],
     settings: PairedSettings,
     draws: DrawsAhead | None = None,
-    means: FloatArray | None = None,
 ) -> PairTests:
     """Test ``values[j] - values[i]`` for every pair ``(i, j)`` and metric (rows of each ``values`` matrix).
 
     ``draws``: the tests' random numbers drawn ahead, used when they fit these questions and settings.
-    ``means``: the bootstrap's resampled means of these rows, computed ahead from the same draws.
     """
     metric_count = len(settings.metrics)
     paired = PairDifferences.of(np.stack(values), pairs)
@@ -120,12 +117,9 @@ def pair_tests(
         counter=paired.count_extreme,
     )
     adjusted = holm(raw.tolist()) if settings.correct else raw
-    if means is not None and means.shape == (settings.resamples, differences.shape[0]):
-        intervals = bootstrap_interval(means, differences, 0.95)
-    else:
-        intervals = bootstrap_ci(
-            differences, 0.95, settings.resamples, settings.seed, products=paired.products, draws=draws
-        )
+    intervals = bootstrap_ci(
+        differences, 0.95, settings.resamples, settings.seed, products=paired.products, draws=draws
+    )
     exact = (1 << differences.shape[1]) <= settings.permutations
     tests = []
     for p, (i, j) in enumerate(pairs):

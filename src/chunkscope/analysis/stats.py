@@ -10,7 +10,6 @@ per-question differences ``d_i = b_i - a_i``.
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -23,9 +22,7 @@ __all__ = [
     "PairDifferences",
     "PairedTest",
     "Products",
-    "ResampledMeansAhead",
     "bootstrap_ci",
-    "bootstrap_interval",
     "holm",
     "one_sided_permutation_pvalues",
     "paired_permutation_pvalues",
@@ -359,16 +356,11 @@ def bootstrap_ci(
     for block in blocks:
         means[start : start + len(block)] = multiply(block) / n
         start += len(block)
-    return bootstrap_interval(means, d, confidence)
-
-
-def bootstrap_interval(means: FloatArray, differences: FloatArray, confidence: float = 0.95) -> FloatArray:
-    """:func:`bootstrap_ci` from the resampled means themselves (shape ``(B, m)``): their quantiles, clipped."""
     tails = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
     interval = np.asarray(np.quantile(means, tails, axis=0).T, dtype=np.float64)
     # Rounding in w . d can leave a mean a few ulps outside [min d, max d],
     # where no true mean can lie; clipping keeps e.g. constant rows at [c, c].
-    return np.clip(interval, differences.min(axis=1)[:, None], differences.max(axis=1)[:, None])
+    return np.clip(interval, d.min(axis=1)[:, None], d.max(axis=1)[:, None])
 
 
 # ------------------------------------------------------------ draws ahead
@@ -395,6 +387,7 @@ class DrawsAhead:
         self._counts: list[npt.NDArray[np.generic]] = []
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
+        self._counts_drawn = threading.Event()
 
     def start(self) -> None:
         """Start drawing in a daemon thread (once; an exit does not wait for it)."""
@@ -409,6 +402,7 @@ class DrawsAhead:
                 counts = _tally_draws(rng, min(_BLOCK, self.resamples - start), self.n, _count_type(self.n))
                 # A count is at most n, but with thousands of questions almost never above a dozen.
                 self._counts.append(counts.astype(np.uint8) if counts.max() <= 255 else counts)
+            self._counts_drawn.set()  # the bootstrap, which runs first, needs only these
             if not _is_exact(self.n, self.permutations):
                 rng = np.random.default_rng(self.seed)
                 for start in range(0, self.permutations, _BLOCK):
@@ -416,6 +410,8 @@ class DrawsAhead:
                     self._signs.append(_BYTE_SIGNS_INT8[_sign_bytes(rng, count, self.n)].reshape(count, -1))
         except BaseException as error:  # raised again where the draws are used
             self._error = error
+        finally:
+            self._counts_drawn.set()
 
     def fits(self, n: int, permutations: int, resamples: int, seed: int) -> bool:
         """True when these are the draws of tests on ``n`` questions with these settings."""
@@ -429,10 +425,16 @@ class DrawsAhead:
         if self._error is not None:
             raise self._error
 
-    def _joined(self, seed: int, count: int, expected: int, n: int) -> None:
+    def _joined(self, seed: int, count: int, expected: int, n: int, *, counts_only: bool = False) -> None:
         if (seed, count, n) != (self.seed, expected, self.n):
             raise ValueError(f"draws ahead are for seed {self.seed}, {expected} draws and n={self.n}")
-        self.join()
+        if not counts_only:
+            self.join()
+            return
+        self.start()
+        self._counts_drawn.wait()
+        if self._error is not None:
+            raise self._error
 
     def sign_blocks(self, seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
         """The Monte Carlo sign vectors, block by block, as :func:`paired_permutation_pvalues` draws them."""
@@ -444,93 +446,9 @@ class DrawsAhead:
 
     def count_blocks(self, seed: int, resamples: int, n: int) -> Iterator[FloatArray]:
         """The bootstrap draw counts, block by block, as :func:`bootstrap_ci` draws them."""
-        self._joined(seed, resamples, self.resamples, n)
+        self._joined(seed, resamples, self.resamples, n, counts_only=True)
         for counts in self._counts:
             yield counts.astype(np.float64)
-
-
-class ResampledMeansAhead:
-    """The bootstrap's resampled means of every (pair, metric) row, multiplied as the configurations come in.
-
-    :meth:`add` gives one configuration's per-question values (shape ``(k, n)``); once both
-    configurations of a pair are in, a background thread multiplies the pair's differences
-    ``fl(v_j - v_i)`` (the rows of :class:`PairDifferences`, pair-major) by every block of draw
-    counts of ``draws`` and divides by ``n``: the means :func:`bootstrap_ci` computes. A BLAS
-    product computes each column on its own, so a row comes out the same whichever rows it is
-    multiplied with, provided there are at least two (a one-column product goes another way: a lone
-    row is multiplied beside a row of zeros). Whole-number rows are exact in any order.
-    """
-
-    def __init__(self, draws: DrawsAhead, configs: int, pairs: Sequence[tuple[int, int]], metrics: int) -> None:
-        self.draws = draws
-        self.pairs = tuple(pairs)
-        self.metrics = metrics
-        self._values: list[FloatArray | None] = [None] * configs
-        self._done = [False] * len(self.pairs)
-        self._arrived: queue.SimpleQueue[int] = queue.SimpleQueue()
-        self._means = np.empty((draws.resamples, len(self.pairs) * metrics), dtype=np.float64)
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._multiply_all, name="chunkscope-bootstrap", daemon=True)
-        self._started = False
-
-    def start(self) -> None:
-        """Start the draws and the thread that multiplies (once)."""
-        if not self._started:
-            self._started = True
-            self.draws.start()
-            self._thread.start()
-
-    def add(self, position: int, values: FloatArray) -> None:
-        """Configuration ``position``'s per-question values, shape ``(metrics, n)``."""
-        self._values[position] = np.asarray(values, dtype=np.float64)
-        self._arrived.put(position)
-
-    def values(self) -> list[FloatArray | None]:
-        """What :meth:`add` was given, per configuration (None where nothing came)."""
-        return list(self._values)
-
-    def means(self) -> FloatArray:
-        """The resampled means, shape ``(resamples, len(pairs) * metrics)``, once every configuration is in."""
-        if any(v is None for v in self._values):
-            raise ValueError("resampled means ahead: some configuration's values never came")
-        self.start()
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._means
-
-    def _multiply_all(self) -> None:
-        try:
-            self.draws.join()
-            while not all(self._done):
-                self._arrived.get()
-                while not self._arrived.empty():  # whatever else came meanwhile is multiplied along
-                    self._arrived.get()
-                self._multiply_ready()
-        except BaseException as error:  # raised again by means()
-            self._error = error
-
-    def _multiply_ready(self) -> None:
-        values = self._values
-        newly = [
-            p
-            for p, (i, j) in enumerate(self.pairs)
-            if not self._done[p] and values[i] is not None and values[j] is not None
-        ]
-        # Every pass converts each block of counts to float64 again: wait for a quarter of the pairs.
-        if not newly or (len(newly) < len(self.pairs) / 4 and any(v is None for v in values)):
-            return
-        rows = [p * self.metrics + m for p in newly for m in range(self.metrics)]
-        differences = np.concatenate([values[self.pairs[p][1]] - values[self.pairs[p][0]] for p in newly])  # type: ignore[operator]
-        if len(rows) == 1:
-            differences = np.concatenate([differences, np.zeros_like(differences)])
-        n = differences.shape[1]
-        start = 0
-        for block in self.draws.count_blocks(self.draws.seed, self.draws.resamples, n):
-            self._means[start : start + len(block), rows] = (block @ differences.T)[:, : len(rows)] / n
-            start += len(block)
-        for p in newly:
-            self._done[p] = True
 
 
 def _count_type(n: int) -> type[np.generic]:

@@ -190,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
     session = inspector_session(dataset, configs[0]) if args.inspect else None
     evaluator = session.evaluator if session is not None else None
     questions = dataset.questions.questions
-    # The tests' random numbers and each finished pair's bootstrap run while the configurations are evaluated.
-    ahead = PairTestsAhead(len(configs), len(questions), args.permutations, args.seed)
+    # The tests' random numbers are drawn, and each result's values taken, while the configurations are evaluated.
+    ahead = PairTestsAhead(len(questions), args.permutations, args.seed)
     results = common.evaluate_all(dataset, configs, args.jobs, evaluator, ahead.start, ahead.add)
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, ahead=ahead)
