@@ -387,7 +387,7 @@ class DrawsAhead:
         self._counts: list[npt.NDArray[np.generic]] = []
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
-        self._counts_drawn = threading.Event()
+        self._signs_drawn = threading.Event()
 
     def start(self) -> None:
         """Start drawing in a daemon thread (once; an exit does not wait for it)."""
@@ -397,21 +397,21 @@ class DrawsAhead:
 
     def _draw(self) -> None:
         try:
-            rng = np.random.default_rng(self.seed)
-            for start in range(0, self.resamples, _BLOCK):
-                counts = _tally_draws(rng, min(_BLOCK, self.resamples - start), self.n, _count_type(self.n))
-                # A count is at most n, but with thousands of questions almost never above a dozen.
-                self._counts.append(counts.astype(np.uint8) if counts.max() <= 255 else counts)
-            self._counts_drawn.set()  # the bootstrap, which runs first, needs only these
             if not _is_exact(self.n, self.permutations):
                 rng = np.random.default_rng(self.seed)
                 for start in range(0, self.permutations, _BLOCK):
                     count = min(_BLOCK, self.permutations - start)
                     self._signs.append(_BYTE_SIGNS_INT8[_sign_bytes(rng, count, self.n)].reshape(count, -1))
+            self._signs_drawn.set()  # the permutation test, which runs first, needs only these
+            rng = np.random.default_rng(self.seed)
+            for start in range(0, self.resamples, _BLOCK):
+                counts = _tally_draws(rng, min(_BLOCK, self.resamples - start), self.n, _count_type(self.n))
+                # A count is at most n, but with thousands of questions almost never above a dozen.
+                self._counts.append(counts.astype(np.uint8) if counts.max() <= 255 else counts)
         except BaseException as error:  # raised again where the draws are used
             self._error = error
         finally:
-            self._counts_drawn.set()
+            self._signs_drawn.set()
 
     def fits(self, n: int, permutations: int, resamples: int, seed: int) -> bool:
         """True when these are the draws of tests on ``n`` questions with these settings."""
@@ -425,20 +425,20 @@ class DrawsAhead:
         if self._error is not None:
             raise self._error
 
-    def _joined(self, seed: int, count: int, expected: int, n: int, *, counts_only: bool = False) -> None:
+    def _joined(self, seed: int, count: int, expected: int, n: int, *, signs_only: bool = False) -> None:
         if (seed, count, n) != (self.seed, expected, self.n):
             raise ValueError(f"draws ahead are for seed {self.seed}, {expected} draws and n={self.n}")
-        if not counts_only:
+        if not signs_only:
             self.join()
             return
         self.start()
-        self._counts_drawn.wait()
+        self._signs_drawn.wait()
         if self._error is not None:
             raise self._error
 
     def sign_blocks(self, seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
         """The Monte Carlo sign vectors, block by block, as :func:`paired_permutation_pvalues` draws them."""
-        self._joined(seed, permutations, self.permutations, n)
+        self._joined(seed, permutations, self.permutations, n, signs_only=True)
         for packed in self._signs:
             # The same layout as _random_signs: a view of the first n signs of each row.
             signs: FloatArray = packed.astype(np.float64)[:, :n]
@@ -446,7 +446,7 @@ class DrawsAhead:
 
     def count_blocks(self, seed: int, resamples: int, n: int) -> Iterator[FloatArray]:
         """The bootstrap draw counts, block by block, as :func:`bootstrap_ci` draws them."""
-        self._joined(seed, resamples, self.resamples, n, counts_only=True)
+        self._joined(seed, resamples, self.resamples, n)
         for counts in self._counts:
             yield counts.astype(np.float64)
 
