@@ -11,9 +11,10 @@ from collections.abc import Sequence
 import numpy as np
 import pytest
 
-from chunkscope.analysis.compare import STATES, compare, compare_all, metric_values, state_of
+from chunkscope.analysis.compare import STATES, PairTestsAhead, compare, compare_all, metric_values, state_of
 from chunkscope.analysis.comparison import Comparison, QuestionMoves
 from chunkscope.analysis.groups import question_tags
+from chunkscope.analysis.paired import PairedSettings
 from chunkscope.analysis.stats import holm
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
@@ -191,6 +192,48 @@ def test_compare_all_corrects_over_every_pair_and_metric() -> None:
     assert all(pair.correction == "holm" and pair.family_size == 27 for pair in comparisons.pairs)
     assert comparisons.pair(1, 2).a.chunker == "fixed:size=200"
     assert comparisons.pair(1, 2).b.chunker == "paragraph"
+
+
+def five_results(seed: int) -> list[ConfigResult]:
+    names = ["fixed:size=100", "fixed:size=200", "fixed:size=400", "paragraph", "markdown"]
+    rng = np.random.default_rng(seed)
+    picks: list[int | str | None] = [1, 2, 3, 7, 15, None, LOST]
+    return [config_result(name, [picks[i] for i in rng.integers(0, len(picks), size=30)]) for name in names]
+
+
+def test_tests_ahead_give_the_same_comparisons() -> None:
+    results = five_results(11)
+    plain = compare_all(results, permutations=3_000, seed=4)
+    ahead = PairTestsAhead(30, 3_000, 4)
+    ahead.start()
+    for position in (3, 0, 4, 1, 2):  # in the order they finish, as workers deliver them
+        ahead.add(position, results[position])
+    assert compare_all(results, permutations=3_000, seed=4, ahead=ahead) == plain
+    metrics = tuple(m.name for m in REGISTRY.tested())
+    assert ahead.taken(0, results[0], metrics) is not None
+    assert ahead.taken(0, results[1], metrics) is None  # another result at that position
+    assert ahead.taken(0, results[0], metrics[:2]) is None  # other metrics
+
+
+def test_tests_ahead_of_other_results_or_settings_are_not_used() -> None:
+    results, others = five_results(12), five_results(13)
+    plain = compare_all(results, permutations=2_000, seed=1)
+    ahead = PairTestsAhead(30, 2_000, 1)
+    for position, other in enumerate(others):
+        ahead.add(position, other)
+    assert compare_all(results, permutations=2_000, seed=1, ahead=ahead) == plain
+    partial = PairTestsAhead(30, 2_000, 1)  # one result never came
+    for position in range(4):
+        partial.add(position, results[position])
+    assert compare_all(results, permutations=2_000, seed=1, ahead=partial) == plain
+    counted = PairTestsAhead(31, 2_000, 1)  # drawn for another question count
+    assert counted.draws_for(compare_settings(2_000, 1), 30) is None
+    assert compare_all(results, permutations=2_000, seed=1, ahead=counted) == plain
+    assert compare_all(results, permutations=2_000, seed=2, ahead=ahead) == compare_all(results, 2_000, seed=2)
+
+
+def compare_settings(permutations: int, seed: int) -> PairedSettings:
+    return PairedSettings(permutations, permutations, seed, 0.05, True, tuple(m.name for m in REGISTRY.tested()))
 
 
 def test_best_and_significant_differences_from_it() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from chunkscope.analysis import stats
 from chunkscope.analysis.stats import (
+    DrawsAhead,
     PairDifferences,
     PairedTest,
     bootstrap_ci,
@@ -394,6 +395,130 @@ def test_tests_with_pair_products_equal_the_plain_tests() -> None:
     )
 
 
+def many_configs(seed: int, configs: int = 6, n: int = 60) -> np.ndarray:
+    """Shape (c, 3, n): a hit metric, a fraction 1/r and an overlap-like ratio, close across configurations."""
+    rng = np.random.default_rng(seed)
+    base = rng.random(n)
+    hits = (rng.random((configs, n)) < 0.7).astype(np.float64)
+    fractions = 1.0 / rng.integers(1, 11, size=(configs, n))
+    ratios = np.clip(base + rng.normal(0.0, 0.05, size=(configs, n)) * (rng.random((configs, n)) < 0.3), 0.0, 1.0)
+    return np.stack([hits, fractions, ratios], axis=1)
+
+
+ALL_PAIRS = list(itertools.combinations(range(6), 2))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_extreme_counts_from_configurations_equal_the_counts_on_the_products(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Reference: count |s . d| >= threshold on the pair products themselves, as the test did before.
+    paired = PairDifferences.of(many_configs(seed), ALL_PAIRS)
+    d = paired.differences
+    threshold = np.abs(d.sum(axis=1)) - stats._tie_tolerance(d)
+    signs = stats._random_signs(np.random.default_rng(seed), 200, d.shape[1])
+    expected = np.count_nonzero(np.abs(signs @ d.T) >= threshold, axis=0)
+
+    def no_products(*args: object) -> None:
+        raise AssertionError("counted on the pair products")
+
+    monkeypatch.setattr(stats, "_count_extreme", no_products)  # every count comes from the configurations
+    np.testing.assert_array_equal(paired.count_extreme(signs, threshold), expected)
+
+
+def test_extreme_counts_at_the_threshold_itself_are_counted_on_the_products() -> None:
+    # Thresholds set to statistics themselves: too close to tell from the bound, so the products decide.
+    paired = PairDifferences.of(many_configs(4), ALL_PAIRS)
+    d = paired.differences
+    signs = stats._random_signs(np.random.default_rng(4), 50, d.shape[1])
+    exact = np.abs(signs @ d.T)
+    threshold = exact[7].copy()
+    expected = np.count_nonzero(exact >= threshold, axis=0)
+    assert expected.min() >= 1  # sign vector 7 itself reaches every threshold
+    np.testing.assert_array_equal(paired.count_extreme(signs, threshold), expected)
+
+
+def test_permutation_p_values_with_the_configuration_counts_equal_the_plain_ones() -> None:
+    paired = PairDifferences.of(many_configs(5, n=70), ALL_PAIRS)
+    d = paired.differences
+    plain = paired_permutation_pvalues(d, 2_500, 9)
+    counted = paired_permutation_pvalues(d, 2_500, 9, products=paired.products, counter=paired.count_extreme)
+    np.testing.assert_array_equal(counted, plain)
+    small = PairDifferences.of(many_configs(6, n=9), ALL_PAIRS)  # 2**9 <= permutations: exact enumeration
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(small.differences, 1_000, 0, counter=small.count_extreme),
+        paired_permutation_pvalues(small.differences, 1_000, 0),
+    )
+
+
+def test_few_configurations_count_on_the_products() -> None:
+    # Three configurations have three pairs: per-configuration products would not be fewer.
+    paired = PairDifferences.of(pair_values(7), PAIRS[:3])
+    d = paired.differences
+    threshold = np.abs(d.sum(axis=1))
+    signs = stats._random_signs(np.random.default_rng(7), 40, d.shape[1])
+    expected = np.count_nonzero(np.abs(signs @ d.T) >= threshold, axis=0)
+    np.testing.assert_array_equal(paired.count_extreme(signs, threshold), expected)
+
+
+# ------------------------------------------------------------------ draws ahead
+
+
+@pytest.mark.parametrize("n", [40, 11])
+def test_draws_ahead_give_the_same_tests(n: int) -> None:
+    d = PairDifferences.of(pair_values(8, n=n), PAIRS).differences
+    draws = DrawsAhead(n, 2_500, 2_200, 5)
+    draws.start()
+    np.testing.assert_array_equal(
+        paired_permutation_pvalues(d, 2_500, 5, draws=draws), paired_permutation_pvalues(d, 2_500, 5)
+    )
+    np.testing.assert_array_equal(bootstrap_ci(d, 0.95, 2_200, 5, draws=draws), bootstrap_ci(d, 0.95, 2_200, 5))
+    # The draws stay: a second use gives the same numbers again.
+    np.testing.assert_array_equal(bootstrap_ci(d, 0.9, 2_200, 5, draws=draws), bootstrap_ci(d, 0.9, 2_200, 5))
+
+
+def test_draws_ahead_are_the_blocks_drawn_in_place() -> None:
+    draws = DrawsAhead(300, 1_500, 1_200, 3)  # started by the first use
+    signs = list(draws.sign_blocks(3, 1_500, 300))
+    counts = list(draws.count_blocks(3, 1_200, 300))
+    rng = np.random.default_rng(3)
+    expected_signs = [stats._random_signs(rng, 1_000, 300), stats._random_signs(rng, 500, 300)]
+    rng = np.random.default_rng(3)
+    expected_counts = [stats._resample_counts(rng, 1_000, 300), stats._resample_counts(rng, 200, 300)]
+    for got, expected in zip([*signs, *counts], [*expected_signs, *expected_counts], strict=True):
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_draws_ahead_for_other_settings_are_refused() -> None:
+    draws = DrawsAhead(40, 1_000, 1_000, 0)
+    assert draws.fits(40, 1_000, 1_000, 0)
+    assert not draws.fits(41, 1_000, 1_000, 0)
+    assert not draws.fits(40, 1_000, 1_000, 1)
+    d = np.ones((1, 41))
+    with pytest.raises(ValueError, match="draws ahead"):
+        paired_permutation_pvalues(d, 1_000, 0, draws=draws)
+
+
+def test_a_failure_while_drawing_ahead_is_raised_where_the_draws_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: object) -> None:
+        raise MemoryError("no room for the draws")
+
+    monkeypatch.setattr(stats, "_tally_draws", fail)
+    draws = DrawsAhead(40, 2_000, 2_000, 0)
+    draws.start()
+    with pytest.raises(MemoryError, match="no room"):
+        bootstrap_ci(np.ones((1, 40)), 0.95, 2_000, 0, draws=draws)
+    with pytest.raises(MemoryError, match="no room"):
+        paired_permutation_pvalues(np.ones((1, 40)), 2_000, 0, draws=draws)
+
+
+def test_count_types_hold_every_possible_count() -> None:
+    assert stats._count_type(255) is np.uint8
+    assert stats._count_type(256) is np.uint16
+    assert stats._count_type(70_000) is np.uint32
+
+
 # ------------------------------------------------------------------------- Holm
 
 
@@ -488,4 +613,4 @@ def test_module_does_not_import_ui_libraries() -> None:
             imported.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             imported.add(node.module.split(".")[0])
-    assert imported <= {"__future__", "collections", "dataclasses", "numpy"}
+    assert imported <= {"__future__", "collections", "dataclasses", "numpy", "threading"}

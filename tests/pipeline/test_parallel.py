@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import pickle
 from collections import defaultdict
 from pathlib import Path
@@ -122,6 +123,21 @@ def test_missing_extra_in_a_worker_is_the_same_error(sample: Dataset, monkeypatc
     assert (kind, message) == worker_error(sample, config, 1)
     assert issubclass(kind, ChunkscopeError)
     assert "pip install 'chunkscope[dense]'" in message
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_work_alongside_starts_once_after_the_workers(sample: Dataset, jobs: int) -> None:
+    configs = sample_configs()[:2]
+    workers_then: list[int] = []
+
+    def alongside() -> None:
+        workers_then.append(len(multiprocessing.active_children()))
+
+    evaluation = evaluate_configs(sample.corpus, sample.questions.questions, configs, jobs, alongside=alongside)
+    assert evaluation.results == evaluate(sample, configs, 1).results
+    # Once; with workers, when they are running already (none is forked from a process with a thread of its own).
+    assert len(workers_then) == 1
+    assert (workers_then[0] >= 2) if jobs == 2 else (workers_then[0] == 0)
 
 
 def test_jobs_must_be_positive(sample: Dataset) -> None:

@@ -34,6 +34,7 @@ from chunkscope.analysis.comparison import (
 )
 from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
+from chunkscope.analysis.stats import DrawsAhead
 from chunkscope.errors import ChunkscopeError
 from chunkscope.results import ConfigResult
 
@@ -44,6 +45,7 @@ __all__ = [
     "Comparison",
     "ComparisonSet",
     "MetricTest",
+    "PairTestsAhead",
     "QuestionMove",
     "State",
     "compare",
@@ -85,11 +87,13 @@ def compare_all(
     resamples: int | None = None,
     metrics: Sequence[str] | None = None,
     correct: bool = True,
+    ahead: PairTestsAhead | None = None,
 ) -> ComparisonSet:
     """Compare every pair of ``results`` (A = earlier, B = later in the list).
 
     With ``correct`` (the default), p-values are Holm-adjusted over every (pair, metric)
-    test of the question group; each tag is its own family.
+    test of the question group; each tag is its own family. ``ahead``: what the tests on every
+    question computed while the results came in (:class:`PairTestsAhead`), used when it holds these results.
     Raises ChunkscopeError for fewer than two results, or results over different questions.
     """
     if len(results) < 2:
@@ -100,15 +104,66 @@ def compare_all(
     if not ids:
         raise ChunkscopeError("no questions to compare")
     settings = PairedSettings(permutations, resamples or permutations, seed, alpha, correct, tested_metrics(metrics))
-    values = [metric_values(result, settings.metrics) for result in results]
-    columns = [MoveColumns.of(result.questions, result.config) for result in results]
+    taken = [None if ahead is None else ahead.taken(p, result, settings.metrics) for p, result in enumerate(results)]
+    values = [metric_values(r, settings.metrics) if t is None else t[0] for r, t in zip(results, taken, strict=True)]
+    columns = [
+        MoveColumns.of(r.questions, r.config) if t is None else t[1] for r, t in zip(results, taken, strict=True)
+    ]
     everything = tuple(range(len(ids)))
     inputs = _Inputs(results, values, columns)
     by_tag = tuple(
         _compare_group(inputs, positions, tag, settings, ())
         for tag, positions in tag_positions(ids, tags or {}).items()
     )
-    return _compare_group(inputs, everything, "all", settings, by_tag)
+    draws = None if ahead is None else ahead.draws_for(settings, len(ids))
+    return _compare_group(inputs, everything, "all", settings, by_tag, draws)
+
+
+class PairTestsAhead:
+    """The part of :func:`compare_all`'s work that can be done before every result is in.
+
+    The tests' random numbers depend only on the number of questions and the settings: they are drawn
+    in a background thread from :meth:`start` (:class:`chunkscope.analysis.stats.DrawsAhead`). Each
+    result given to :meth:`add` has its metric values and move columns taken at once (with worker
+    processes, while the others are still evaluated). :func:`compare_all` uses what fits: the draws
+    for tests on as many questions with the same settings, the values of the very results it is given.
+    """
+
+    def __init__(
+        self,
+        questions: int,
+        permutations: int = DEFAULT_PERMUTATIONS,
+        seed: int = 0,
+        *,
+        resamples: int | None = None,
+        metrics: Sequence[str] | None = None,
+    ) -> None:
+        self.metrics = tested_metrics(metrics)
+        self.draws = DrawsAhead(max(questions, 1), permutations, resamples or permutations, seed)
+        self._taken: dict[int, tuple[ConfigResult, npt.NDArray[np.float64], MoveColumns]] = {}
+
+    def start(self) -> None:
+        """Start drawing (a daemon thread: nothing waits for it at exit)."""
+        self.draws.start()
+
+    def add(self, position: int, result: ConfigResult) -> None:
+        """The result of configuration ``position`` (its place in the list :func:`compare_all` will get)."""
+        values = metric_values(result, self.metrics)
+        self._taken[position] = (result, values, MoveColumns.of(result.questions, result.config))
+
+    def taken(
+        self, position: int, result: ConfigResult, metrics: Sequence[str]
+    ) -> tuple[npt.NDArray[np.float64], MoveColumns] | None:
+        """The metric values and move columns taken of ``result`` when it was added at ``position``."""
+        entry = self._taken.get(position)
+        if entry is None or entry[0] is not result or tuple(metrics) != self.metrics:
+            return None
+        return entry[1], entry[2]
+
+    def draws_for(self, settings: PairedSettings, questions: int) -> DrawsAhead | None:
+        """The draws, when they are those of tests on ``questions`` questions with ``settings``."""
+        fits = self.draws.fits(questions, settings.permutations, settings.resamples, settings.seed)
+        return self.draws if fits else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,12 +201,13 @@ def _compare_group(
     group: str,
     settings: PairedSettings,
     by_tag: tuple[ComparisonSet, ...],
+    draws: DrawsAhead | None = None,
 ) -> ComparisonSet:
     results = inputs.results
     index = np.asarray(positions, dtype=np.int64)
     pairs = list(itertools.combinations(range(len(results)), 2))
     values = [v[:, index] for v in inputs.values]
-    tested = pair_tests(values, pairs, settings)
+    tested = pair_tests(values, pairs, settings, draws)
     comparisons = []
     for p, (i, j) in enumerate(pairs):
         moves = QuestionMoves(inputs.columns[i], inputs.columns[j], positions)

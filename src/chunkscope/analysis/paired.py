@@ -27,7 +27,13 @@ import numpy as np
 import numpy.typing as npt
 
 from chunkscope.analysis.comparison import MetricTest
-from chunkscope.analysis.stats import PairDifferences, bootstrap_ci, holm, paired_permutation_pvalues
+from chunkscope.analysis.stats import (
+    DrawsAhead,
+    PairDifferences,
+    bootstrap_ci,
+    holm,
+    paired_permutation_pvalues,
+)
 from chunkscope.errors import ChunkscopeError
 from chunkscope.metrics.registry import REGISTRY, Metric, QuestionValue
 from chunkscope.results import ConfigResult
@@ -85,14 +91,35 @@ def metric_values(result: ConfigResult, metrics: Sequence[str] | None = None) ->
     return np.array(rows, dtype=np.float64).reshape(len(chosen), len(result.questions))
 
 
-def pair_tests(values: Sequence[FloatArray], pairs: Sequence[tuple[int, int]], settings: PairedSettings) -> PairTests:
-    """Test ``values[j] - values[i]`` for every pair ``(i, j)`` and metric (rows of each ``values`` matrix)."""
+def pair_tests(
+    values: Sequence[FloatArray],
+    pairs: Sequence[tuple[int, int]],
+    settings: PairedSettings,
+    draws: DrawsAhead | None = None,
+) -> PairTests:
+    """Test ``values[j] - values[i]`` for every pair ``(i, j)`` and metric (rows of each ``values`` matrix).
+
+    ``draws``: the tests' random numbers drawn ahead, used when they fit these questions and settings.
+    """
     metric_count = len(settings.metrics)
     paired = PairDifferences.of(np.stack(values), pairs)
     differences = paired.differences
-    raw = paired_permutation_pvalues(differences, settings.permutations, settings.seed, products=paired.products)
+    if draws is not None and not draws.fits(
+        differences.shape[1], settings.permutations, settings.resamples, settings.seed
+    ):
+        draws = None
+    raw = paired_permutation_pvalues(
+        differences,
+        settings.permutations,
+        settings.seed,
+        products=paired.products,
+        draws=draws,
+        counter=paired.count_extreme,
+    )
     adjusted = holm(raw.tolist()) if settings.correct else raw
-    intervals = bootstrap_ci(differences, 0.95, settings.resamples, settings.seed, products=paired.products)
+    intervals = bootstrap_ci(
+        differences, 0.95, settings.resamples, settings.seed, products=paired.products, draws=draws
+    )
     exact = (1 << differences.shape[1]) <= settings.permutations
     tests = []
     for p, (i, j) in enumerate(pairs):

@@ -10,13 +10,15 @@ per-question differences ``d_i = b_i - a_i``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "DrawsAhead",
     "PairDifferences",
     "PairedTest",
     "Products",
@@ -42,6 +44,10 @@ Products = Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
 """``block @ differences.T`` for a block of sign vectors or draw counts (shape ``(P, n)``): the
 ``(P, m)`` statistics of every test. Another way of computing it (:class:`PairDifferences`) must give
 the same numbers."""
+
+ExtremeCounter = Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64]], npt.NDArray[np.float64]]
+"""Given a block of sign vectors and each test's threshold, how many of the vectors give a statistic
+``|s . d| >= threshold``, per test: the count on ``block @ differences.T``, however it is found."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,14 +126,29 @@ _BYTE_SIGNS = 1.0 - 2.0 * np.unpackbits(np.arange(256, dtype=np.uint8)[:, None],
 """Row ``b``: the eight signs byte ``b`` stands for, high bit first (``-1`` for a set bit)."""
 
 
+_BYTE_SIGNS_INT8 = _BYTE_SIGNS.astype(np.int8)
+"""The same table in one byte per sign: what :class:`DrawsAhead` keeps until the signs are used."""
+
+
 def _random_signs(rng: np.random.Generator, count: int, n: int) -> FloatArray:
     """``count`` independent uniform sign vectors, shape ``(count, n)``."""
     # One random byte yields eight fair signs: far cheaper than a draw per sign. Its eight signs
     # are one row of a table, so the bytes become signs in one pass (a view: the last byte's
     # unused signs stay in memory, past each row's n).
-    packed = rng.integers(0, 256, size=(count, (n + 7) // 8), dtype=np.uint8)
-    signs: FloatArray = _BYTE_SIGNS[packed].reshape(count, -1)[:, :n]
+    signs: FloatArray = _BYTE_SIGNS[_sign_bytes(rng, count, n)].reshape(count, -1)[:, :n]
     return signs
+
+
+def _sign_bytes(rng: np.random.Generator, count: int, n: int) -> npt.NDArray[np.uint8]:
+    """The random bytes of ``count`` sign vectors of length ``n``, eight signs a byte."""
+    return rng.integers(0, 256, size=(count, (n + 7) // 8), dtype=np.uint8)
+
+
+def _sign_blocks(seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
+    """The Monte Carlo sign vectors of the permutation test, in blocks of at most ``_BLOCK``."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, permutations, _BLOCK):
+        yield _random_signs(rng, min(_BLOCK, permutations - start), n)
 
 
 def _count_extreme(signs: FloatArray, products: Products, threshold: FloatArray) -> FloatArray:
@@ -144,7 +165,13 @@ def _dense_products(differences: FloatArray) -> Products:
 
 
 def paired_permutation_pvalues(
-    differences: npt.ArrayLike, permutations: int = 10_000, seed: int = 0, *, products: Products | None = None
+    differences: npt.ArrayLike,
+    permutations: int = 10_000,
+    seed: int = 0,
+    *,
+    products: Products | None = None,
+    draws: DrawsAhead | None = None,
+    counter: ExtremeCounter | None = None,
 ) -> FloatArray:
     """Two-sided paired sign-flip (randomization) test for each row of ``differences``.
 
@@ -163,7 +190,10 @@ def paired_permutation_pvalues(
     A row of all zeros gets ``p = 1.0``. The same sign vectors are used for
     every row, so each row's p-value does not depend on the other rows.
     ``products`` computes the statistics of a block of sign vectors another way
-    (:class:`PairDifferences`; default ``signs @ differences.T``).
+    (:class:`PairDifferences`; default ``signs @ differences.T``). ``draws``: the same
+    sign vectors drawn ahead (:class:`DrawsAhead`, for this ``seed``, ``permutations`` and ``n``).
+    ``counter`` counts the extreme statistics of a block another way
+    (:meth:`PairDifferences.count_extreme`; default: on ``products``).
 
     Returns the ``m`` p-values as a float64 array.
 
@@ -173,6 +203,7 @@ def paired_permutation_pvalues(
     d = _as_differences(differences)
     permutations = _check_count(permutations, "permutations")
     multiply = _dense_products(d) if products is None else products
+    count = counter or (lambda signs, limit: _count_extreme(signs, multiply, limit))
     n = d.shape[1]
     # Compare sums, not means: |s . d| >= |sum(d)| - n * tol is the same test.
     threshold = np.abs(d.sum(axis=1)) - _tie_tolerance(d)
@@ -182,13 +213,12 @@ def paired_permutation_pvalues(
         total = 1 << n
         for start in range(0, total, _BLOCK):
             signs = _enumerated_signs(start, min(start + _BLOCK, total), n)
-            counts += _count_extreme(signs, multiply, threshold)
+            counts += count(signs, threshold)
         p_values = counts / total
     else:
-        rng = np.random.default_rng(seed)
-        for start in range(0, permutations, _BLOCK):
-            signs = _random_signs(rng, min(_BLOCK, permutations - start), n)
-            counts += _count_extreme(signs, multiply, threshold)
+        blocks = _sign_blocks(seed, permutations, n) if draws is None else draws.sign_blocks(seed, permutations, n)
+        for signs in blocks:
+            counts += count(signs, threshold)
         p_values = (1.0 + counts) / (permutations + 1.0)
     p_values[np.all(d == 0.0, axis=1)] = 1.0
     return p_values
@@ -267,12 +297,25 @@ def _resample_counts(rng: np.random.Generator, count: int, n: int) -> FloatArray
     Row ``r``, column ``i`` is how many times question ``i`` was drawn among
     ``n`` draws with replacement; each row sums to ``n``.
     """
+    counts: FloatArray = _tally_draws(rng, count, n, np.float64).astype(np.float64, copy=False)
+    return counts
+
+
+def _tally_draws(rng: np.random.Generator, count: int, n: int, dtype: type[np.generic]) -> npt.NDArray[np.generic]:
+    """:func:`_resample_counts` as ``dtype`` (the caller makes sure every count fits)."""
     draws = rng.integers(0, n, size=(count, n), dtype=np.int64)
-    counts = np.empty((count, n), dtype=np.float64)
+    counts = np.empty((count, n), dtype=dtype)
     # One bincount per row keeps its tally in cache: a third faster than one over every row at once.
     for row, drawn in enumerate(draws):
         counts[row] = np.bincount(drawn, minlength=n)
     return counts
+
+
+def _count_blocks(seed: int, resamples: int, n: int) -> Iterator[FloatArray]:
+    """The bootstrap's draw counts, in blocks of at most ``_BLOCK`` resamples."""
+    rng = np.random.default_rng(seed)
+    for start in range(0, resamples, _BLOCK):
+        yield _resample_counts(rng, min(_BLOCK, resamples - start), n)
 
 
 def bootstrap_ci(
@@ -282,6 +325,7 @@ def bootstrap_ci(
     seed: int = 0,
     *,
     products: Products | None = None,
+    draws: DrawsAhead | None = None,
 ) -> FloatArray:
     """Percentile bootstrap confidence interval of the mean difference, per row.
 
@@ -292,7 +336,8 @@ def bootstrap_ci(
     The interval is ``[Q((1 - c) / 2), Q((1 + c) / 2)]`` where ``c = confidence``
     and ``Q`` is the quantile of the ``B`` resampled means (numpy's default
     ``linear`` method). ``products`` computes ``w . d`` for a block of resamples
-    another way (:class:`PairDifferences`; default ``counts @ differences.T``).
+    another way (:class:`PairDifferences`; default ``counts @ differences.T``). ``draws``: the
+    same draw counts drawn ahead (:class:`DrawsAhead`, for this ``seed``, ``resamples`` and ``n``).
 
     Returns a float64 array of shape ``(m, 2)``: columns ``(low, high)``.
 
@@ -305,16 +350,113 @@ def bootstrap_ci(
     resamples = _check_count(resamples, "resamples")
     multiply = _dense_products(d) if products is None else products
     n = d.shape[1]
-    rng = np.random.default_rng(seed)
     means = np.empty((resamples, d.shape[0]), dtype=np.float64)
-    for start in range(0, resamples, _BLOCK):
-        stop = min(start + _BLOCK, resamples)
-        means[start:stop] = multiply(_resample_counts(rng, stop - start, n)) / n
+    blocks = _count_blocks(seed, resamples, n) if draws is None else draws.count_blocks(seed, resamples, n)
+    start = 0
+    for block in blocks:
+        means[start : start + len(block)] = multiply(block) / n
+        start += len(block)
     tails = [(1.0 - confidence) / 2.0, (1.0 + confidence) / 2.0]
     interval = np.asarray(np.quantile(means, tails, axis=0).T, dtype=np.float64)
     # Rounding in w . d can leave a mean a few ulps outside [min d, max d],
     # where no true mean can lie; clipping keeps e.g. constant rows at [c, c].
     return np.clip(interval, d.min(axis=1)[:, None], d.max(axis=1)[:, None])
+
+
+# ------------------------------------------------------------ draws ahead
+
+
+class DrawsAhead:
+    """The random numbers of both tests for one ``seed`` and ``n`` questions, drawn in a background thread.
+
+    The sign vectors of :func:`paired_permutation_pvalues` (``permutations`` of them) and the draw
+    counts of :func:`bootstrap_ci` (``resamples``) do not depend on the differences tested, only on
+    the seed and the number of questions. Drawn ahead (by the same generator calls in the same
+    order, so they are the same numbers) while something else runs (a sweep's evaluation: Python
+    code, or waiting for worker processes), the tests only have to multiply. numpy releases the
+    GIL while it draws and tallies. The signs are kept in one byte each and the counts in the
+    smallest unsigned type that holds them, as float64 only one block at a time.
+    """
+
+    def __init__(self, n: int, permutations: int, resamples: int, seed: int) -> None:
+        self.n = _check_count(n, "n")
+        self.permutations = _check_count(permutations, "permutations")
+        self.resamples = _check_count(resamples, "resamples")
+        self.seed = seed
+        self._signs: list[npt.NDArray[np.int8]] = []
+        self._counts: list[npt.NDArray[np.generic]] = []
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._signs_drawn = threading.Event()
+
+    def start(self) -> None:
+        """Start drawing in a daemon thread (once; an exit does not wait for it)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._draw, name="chunkscope-draws", daemon=True)
+            self._thread.start()
+
+    def _draw(self) -> None:
+        try:
+            if not _is_exact(self.n, self.permutations):
+                rng = np.random.default_rng(self.seed)
+                for start in range(0, self.permutations, _BLOCK):
+                    count = min(_BLOCK, self.permutations - start)
+                    self._signs.append(_BYTE_SIGNS_INT8[_sign_bytes(rng, count, self.n)].reshape(count, -1))
+            self._signs_drawn.set()  # the permutation test, which runs first, needs only these
+            rng = np.random.default_rng(self.seed)
+            for start in range(0, self.resamples, _BLOCK):
+                counts = _tally_draws(rng, min(_BLOCK, self.resamples - start), self.n, _count_type(self.n))
+                # A count is at most n, but with thousands of questions almost never above a dozen.
+                self._counts.append(counts.astype(np.uint8) if counts.max() <= 255 else counts)
+        except BaseException as error:  # raised again where the draws are used
+            self._error = error
+        finally:
+            self._signs_drawn.set()
+
+    def fits(self, n: int, permutations: int, resamples: int, seed: int) -> bool:
+        """True when these are the draws of tests on ``n`` questions with these settings."""
+        return (n, permutations, resamples, seed) == (self.n, self.permutations, self.resamples, self.seed)
+
+    def join(self) -> None:
+        """Wait for the draws (starting them if need be); what failed in the thread is raised here."""
+        self.start()
+        assert self._thread is not None
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def _joined(self, seed: int, count: int, expected: int, n: int, *, signs_only: bool = False) -> None:
+        if (seed, count, n) != (self.seed, expected, self.n):
+            raise ValueError(f"draws ahead are for seed {self.seed}, {expected} draws and n={self.n}")
+        if not signs_only:
+            self.join()
+            return
+        self.start()
+        self._signs_drawn.wait()
+        if self._error is not None:
+            raise self._error
+
+    def sign_blocks(self, seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
+        """The Monte Carlo sign vectors, block by block, as :func:`paired_permutation_pvalues` draws them."""
+        self._joined(seed, permutations, self.permutations, n, signs_only=True)
+        for packed in self._signs:
+            # The same layout as _random_signs: a view of the first n signs of each row.
+            signs: FloatArray = packed.astype(np.float64)[:, :n]
+            yield signs
+
+    def count_blocks(self, seed: int, resamples: int, n: int) -> Iterator[FloatArray]:
+        """The bootstrap draw counts, block by block, as :func:`bootstrap_ci` draws them."""
+        self._joined(seed, resamples, self.resamples, n)
+        for counts in self._counts:
+            yield counts.astype(np.float64)
+
+
+def _count_type(n: int) -> type[np.generic]:
+    """The smallest unsigned type holding any count of ``n`` draws (a count is at most ``n``)."""
+    for kind in (np.uint8, np.uint16, np.uint32):
+        if n <= np.iinfo(kind).max:
+            return kind
+    return np.uint64
 
 
 # ------------------------------------------------------ paired differences
@@ -332,6 +474,11 @@ class PairDifferences:
     the additions, so it equals ``w . v_j - w . v_i``. For those metrics :meth:`products` multiplies
     each configuration once (``c`` rows instead of one per pair) and subtracts; the other rows are
     the BLAS product of their differences, as :func:`paired_permutation_pvalues` computes them.
+
+    :meth:`count_extreme` counts the permutation test's extreme statistics of the other metrics
+    from per-configuration products too, each within a proven bound of the pair's product
+    (see :class:`_Screen`); a block where some statistic lies within its bound of the threshold
+    is counted on :meth:`products`, so the counts are the same.
     """
 
     differences: FloatArray
@@ -342,6 +489,7 @@ class PairDifferences:
     _whole: FloatArray = field(repr=False)
     _firsts: npt.NDArray[np.int64] = field(repr=False)
     _seconds: npt.NDArray[np.int64] = field(repr=False)
+    _screen: _Screen | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, values: npt.ArrayLike, pairs: Sequence[tuple[int, int]]) -> PairDifferences:
@@ -357,14 +505,23 @@ class PairDifferences:
         kept = np.flatnonzero(whole)
         # Column of configuration c's metric kept[q] in the whole-number products: c * len(kept) + q.
         columns = np.arange(len(kept), dtype=np.int64)
+        dense_rows = rows[:, ~whole].reshape(-1)
+        whole_values = np.ascontiguousarray(array[:, whole].reshape(configs * len(kept), n))
+        firsts = (first[:, None] * len(kept) + columns).reshape(-1)
+        seconds = (second[:, None] * len(kept) + columns).reshape(-1)
+        # Per-configuration products pay when there are more pairs than configurations.
+        screen = None
+        if len(dense_rows) and configs < len(pairs):
+            screen = _Screen.of(array[:, ~whole], first, second, differences[dense_rows], whole_values)
         return cls(
             differences,
-            rows[:, ~whole].reshape(-1),
-            np.ascontiguousarray(differences[rows[:, ~whole].reshape(-1)]),
+            dense_rows,
+            np.ascontiguousarray(differences[dense_rows]),
             rows[:, whole].reshape(-1),
-            np.ascontiguousarray(array[:, whole].reshape(configs * len(kept), n)),
-            (first[:, None] * len(kept) + columns).reshape(-1),
-            (second[:, None] * len(kept) + columns).reshape(-1),
+            whole_values,
+            firsts,
+            seconds,
+            screen,
         )
 
     def products(self, block: FloatArray) -> FloatArray:
@@ -378,6 +535,80 @@ class PairDifferences:
         per_config = block @ self._whole.T
         out[:, self._whole_rows] = per_config[:, self._seconds] - per_config[:, self._firsts]
         return out
+
+    def count_extreme(self, signs: FloatArray, threshold: FloatArray) -> FloatArray:
+        """Per row, how many sign vectors ``s`` of the block give ``|s . d| >= threshold``, as counted on
+        :meth:`products` (the permutation test's count)."""
+        screen = self._screen
+        if screen is None:
+            return _count_extreme(signs, self.products, threshold)
+        per_config = signs @ screen.values.T
+        dense_threshold = threshold[self._dense_rows]
+        near = np.abs(per_config[:, screen.seconds] - per_config[:, screen.firsts])
+        if np.any(np.abs(near - dense_threshold) <= screen.bounds):
+            # Some statistic is too close to its threshold to tell from the bound: count on the products.
+            return _count_extreme(signs, self.products, threshold)
+        hits = np.empty(self.differences.shape[0], dtype=np.float64)
+        hits[self._dense_rows] = np.count_nonzero(near >= dense_threshold, axis=0)
+        if len(self._whole_rows):
+            # Whole numbers: per_config's first columns are the exact products of _whole, in any order.
+            whole = np.abs(per_config[:, self._seconds] - per_config[:, self._firsts])
+            hits[self._whole_rows] = np.count_nonzero(whole >= threshold[self._whole_rows], axis=0)
+        return hits
+
+
+_UNIT_ROUNDOFF = 2.0**-53
+
+
+@dataclass(frozen=True, slots=True)
+class _Screen:
+    """Per-configuration products of the fractional metrics, each pair's statistic within a proven bound.
+
+    For a pair (i, j) and metric m, with ``d = fl(v_j - v_i)`` its differences and ``s`` a sign
+    vector, the permutation test counts ``o = fl(s . d)`` (a BLAS product: any order of the
+    additions) against a threshold. Here the values are first centred on a per-question reference
+    ``r`` shared by every configuration (their median, so that the centred values are small),
+    ``u_c = fl(v_c - r)``, and ``a = fl(fl(s . u_j) - fl(s . u_i))``. Against the exact ``T = s . d``:
+    ``|o - T| <= g * sum|d|`` (``g = (n - 1) u / (1 - (n - 1) u)``, ``u = 2**-53``, any summation
+    order); ``s . (v_j - v_i)`` is within ``1.0001 u * sum|d|`` of T and within
+    ``1.0001 u * (sum|u_i| + sum|u_j|)`` of ``s . (u_j - u_i)``; each of the two products is within
+    ``g * sum|u_c|`` of its exact value and the subtraction adds ``u * (sum|u_i| + sum|u_j|)``.
+    So ``|o - a| <= (g + 3u) * (sum|d| + sum|u_i| + sum|u_j|)``, kept with a 1% margin for the rounding of
+    the bound itself. Where ``|a|`` is further than that from the threshold, ``|o|`` lies on the same side.
+    """
+
+    values: FloatArray
+    """The whole-number metrics' values (``PairDifferences._whole``), then the centred values of
+    the fractional ones, configuration-major: shape ``(c * (whole + fractional), n)``."""
+    firsts: npt.NDArray[np.int64]
+    """Per dense row (pair-major), the column of A's centred metric in ``values @ block.T``."""
+    seconds: npt.NDArray[np.int64]
+    """The same for B."""
+    bounds: FloatArray
+    """Per dense row, the bound on ``|o - a|``."""
+
+    @classmethod
+    def of(
+        cls,
+        fractional: FloatArray,
+        first: npt.NDArray[np.int64],
+        second: npt.NDArray[np.int64],
+        dense: FloatArray,
+        whole: FloatArray,
+    ) -> _Screen:
+        """``fractional``: shape ``(c, f, n)``; ``dense``: their pairs' differences, pair-major."""
+        configs, metrics, n = fractional.shape
+        centred = fractional - np.median(fractional, axis=0)
+        offset = whole.shape[0]
+        columns = np.arange(metrics, dtype=np.int64)
+        firsts = (offset + first[:, None] * metrics + columns).reshape(-1)
+        seconds = (offset + second[:, None] * metrics + columns).reshape(-1)
+        magnitudes = np.abs(centred).sum(axis=2).reshape(-1)
+        spread = np.abs(dense).sum(axis=1) + magnitudes[firsts - offset] + magnitudes[seconds - offset]
+        steps = (n - 1) * _UNIT_ROUNDOFF
+        bounds = 1.01 * (steps / (1.0 - steps) + 3.0 * _UNIT_ROUNDOFF) * spread
+        values = np.concatenate([whole, centred.reshape(configs * metrics, n)])
+        return cls(np.ascontiguousarray(values), firsts, seconds, bounds)
 
 
 # --------------------------------------------------- multiple comparisons

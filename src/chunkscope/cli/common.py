@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 
 from chunkscope.chunkers import Chunking, parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker, import_summary_line
@@ -355,7 +354,12 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
 
 
 def evaluate_all(
-    dataset: Dataset, configs: Sequence[Config], jobs: int = 1, evaluator: Evaluator | None = None
+    dataset: Dataset,
+    configs: Sequence[Config],
+    jobs: int = 1,
+    evaluator: Evaluator | None = None,
+    alongside: Callable[[], None] | None = None,
+    finished: Callable[[int, ConfigResult], None] | None = None,
 ) -> list[ConfigResult]:
     """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
 
@@ -363,12 +367,17 @@ def evaluate_all(
     ranking) of the configuration last heard from, so a long embedding run of a dense retriever
     shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
-    are evaluated by it in this process, whatever ``jobs`` says.
+    are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
+    :func:`chunkscope.pipeline.parallel.evaluate_configs`.
     """
     questions = dataset.questions.questions
     if not sys.stderr.isatty():
-        evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs, evaluator=evaluator)
+        evaluation = evaluate_configs(
+            dataset.corpus, questions, configs, jobs, evaluator=evaluator, alongside=alongside, finished=finished
+        )
     else:
+        from rich.progress import Progress  # bars only on a terminal
+
         with Progress(console=Console(stderr=True), transient=True) as progress:
             overall = progress.add_task("evaluating", total=len(configs))
             stage_task = progress.add_task("", total=1)
@@ -380,7 +389,16 @@ def evaluate_all(
                 progress.update(overall, description=configs[position].label)
                 progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
 
-            evaluation = evaluate_configs(dataset.corpus, questions, configs, jobs, follow, evaluator=evaluator)
+            evaluation = evaluate_configs(
+                dataset.corpus,
+                questions,
+                configs,
+                jobs,
+                follow,
+                evaluator=evaluator,
+                alongside=alongside,
+                finished=finished,
+            )
     for warning in evaluation.retriever_warnings:
         print(f"chunkscope: warning: {warning}", file=sys.stderr)
     for chunker, problems in evaluation.chunking_problems:

@@ -5,11 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chunkscope.analysis.explain import Explainer
 from chunkscope.cli import common
-from chunkscope.pipeline.evaluate import Evaluator
-from chunkscope.reports.eval import to_json
-from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
 
 NAME = "explain"
 
@@ -34,6 +30,12 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the configuration, explain each question, print and write reports."""
+    # Imported here: every command's parser is built at start-up, and the others never need these.
+    from chunkscope.analysis.explain import Explainer
+    from chunkscope.pipeline.evaluate import Evaluator
+    from chunkscope.reports.eval import to_json
+    from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
+
     config = common.configs_from_args(args, [args.chunker])[0]
     common.check_outputs(args, [config])
     dataset = common.load_from_args(args)

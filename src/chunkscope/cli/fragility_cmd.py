@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from rich.console import Console
-from rich.progress import Progress
 
 from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
 from chunkscope.cli import common
@@ -66,6 +65,8 @@ def _evaluate(dataset: Dataset, config: Config) -> FragilityResult:
     if not sys.stderr.isatty():
         result = fragility(evaluator, config)
     else:
+        from rich.progress import Progress  # bars only on a terminal
+
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task("fragility", total=1)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from chunkscope.analysis.compare import compare_all
+from chunkscope.analysis.compare import PairTestsAhead, compare_all
 from chunkscope.analysis.equivalence import pairs_equivalence
 from chunkscope.analysis.groups import question_tags, restrict, tag_positions
 from chunkscope.analysis.paired import tested_metrics
@@ -189,10 +189,12 @@ def run(args: argparse.Namespace) -> int:
     dataset, rules = apply_groups(args, common.load_from_args(args))
     session = inspector_session(dataset, configs[0]) if args.inspect else None
     evaluator = session.evaluator if session is not None else None
-    results = common.evaluate_all(dataset, configs, args.jobs, evaluator)
     questions = dataset.questions.questions
+    # The tests' random numbers are drawn, and each result's values taken, while the configurations are evaluated.
+    ahead = PairTestsAhead(len(questions), args.permutations, args.seed)
+    results = common.evaluate_all(dataset, configs, args.jobs, evaluator, ahead.start, ahead.add)
     tags = question_tags(questions) if args.by_tag else None
-    comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags)
+    comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, ahead=ahead)
     equivalence = None
     if margins is not None:
         equivalence = pairs_equivalence(results, comparisons.pairs, margins, correct=True)

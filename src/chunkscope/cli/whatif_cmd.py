@@ -5,10 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from chunkscope.analysis.whatif import whatif
 from chunkscope.cli import common
-from chunkscope.reports.eval import to_json
-from chunkscope.reports.whatif import whatif_csv, whatif_markdown, whatif_report
 
 NAME = "whatif"
 
@@ -34,6 +31,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Chunk with the configuration, solve each cut span, evaluate every option as the setting, report."""
+    # Imported here: every command's parser is built at start-up, and the others never need these.
+    from chunkscope.analysis.whatif import whatif
+    from chunkscope.reports.eval import to_json
+    from chunkscope.reports.whatif import whatif_csv, whatif_markdown, whatif_report
+
     config = common.configs_from_args(args, [args.chunker])[0]
     common.check_outputs(args, [config])
     dataset = common.load_from_args(args)

@@ -75,19 +75,28 @@ def evaluate_configs(
     jobs: int = 1,
     progress: ConfigProgress | None = None,
     evaluator: Evaluator | None = None,
+    alongside: Callable[[], None] | None = None,
+    finished: Callable[[int, ConfigResult], None] | None = None,
 ) -> Evaluation:
     """Evaluate ``configs`` with up to ``jobs`` worker processes (1: in this process).
 
     With ``evaluator`` they are evaluated by it, in this process, so its caches keep them.
+    ``alongside`` is called once the evaluation has begun, to start work of its own in this process
+    (a thread): with workers, only after they are forked, so that none is forked from a process
+    running a thread of its own. ``finished`` is called in this process with each configuration's
+    position and result as soon as it is in (in the order they finish).
     """
     if jobs < 1:
         raise ValueError(f"--jobs must be at least 1, got {jobs}")
     report = progress or _ignore_progress
+    begun = alongside or _nothing
+    taken = finished or _ignore_result
     workers = min(jobs, len(configs))
     if evaluator is not None or workers <= 1:
-        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report)
+        begun()
+        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken)
     else:
-        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report)
+        outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun, taken)
     problems: dict[str, tuple[str, ...]] = {}
     for outcome in outcomes:
         problems.setdefault(outcome.result.config.chunker, outcome.problems)
@@ -98,6 +107,14 @@ def evaluate_configs(
 
 
 def _ignore_progress(position: int, stage: str, done: int, total: int) -> None:
+    return None
+
+
+def _nothing() -> None:
+    return None
+
+
+def _ignore_result(position: int, result: ConfigResult) -> None:
     return None
 
 
@@ -134,10 +151,13 @@ def _failure(exc: Exception) -> _Failure:
     return _Failure(error, str(exc), not isinstance(exc, ChunkscopeError))
 
 
-def _evaluate_here(evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress) -> list[_Outcome]:
+def _evaluate_here(
+    evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress, taken: Callable[[int, ConfigResult], None]
+) -> list[_Outcome]:
     outcomes = []
     for position, config in enumerate(configs):
         outcomes.append(_evaluate_one(evaluator, position, config, report))
+        taken(position, outcomes[-1].result)
         report(position, FINISHED, 1, 1)
     return outcomes
 
@@ -173,7 +193,13 @@ def start_method() -> str:
 
 
 def _evaluate_in_pool(
-    corpus: Corpus, questions: tuple[Question, ...], configs: Sequence[Config], workers: int, report: ConfigProgress
+    corpus: Corpus,
+    questions: tuple[Question, ...],
+    configs: Sequence[Config],
+    workers: int,
+    report: ConfigProgress,
+    begun: Callable[[], None],
+    taken: Callable[[int, ConfigResult], None],
 ) -> list[_Outcome]:
     method = start_method()
     context = multiprocessing.get_context(method)
@@ -184,7 +210,8 @@ def _evaluate_in_pool(
     try:
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
-        outcomes = _collect(futures, messages, report)
+        begun()  # the workers are running: the first submit started every one of them
+        outcomes = _collect(futures, messages, report, taken)
     except BaseException:
         _stop_workers(executor)
         raise
@@ -192,7 +219,12 @@ def _evaluate_in_pool(
     return outcomes
 
 
-def _collect(futures: dict[Future[bytes], int], messages: Any, report: ConfigProgress) -> list[_Outcome]:
+def _collect(
+    futures: dict[Future[bytes], int],
+    messages: Any,
+    report: ConfigProgress,
+    taken: Callable[[int, ConfigResult], None],
+) -> list[_Outcome]:
     """Wait for every task, relaying the workers' progress; the first failure ends the wait."""
     outcomes: dict[int, _Outcome] = {}
     pending = set(futures)
@@ -210,6 +242,7 @@ def _collect(futures: dict[Future[bytes], int], messages: Any, report: ConfigPro
             if isinstance(payload, _Failure):
                 raise payload.exception()
             outcomes[position] = payload
+            taken(position, payload.result)
             report(position, FINISHED, 1, 1)
     return [outcomes[position] for position in sorted(outcomes)]
 
