@@ -240,7 +240,7 @@ def _join(terms: Sequence[str], ids: np.ndarray) -> tuple[str, np.ndarray]:
         steps = np.arange(int(rest.sum()), dtype=np.int64)
         targets = np.repeat(starts[longer] + 2 - before, rest) + steps
         out[targets] = points[np.repeat(term_starts[ids[longer]] + 2 - before, rest) + steps]
-    return str(memoryview(out), encoding, "surrogatepass"), bounds
+    return str(out.data, encoding, "surrogatepass"), bounds
 
 
 # --- the cache ------------------------------------------------------------------------------------
