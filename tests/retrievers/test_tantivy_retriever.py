@@ -31,6 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunkscope.chunkers import parse_chunker
+from chunkscope.chunkers.base import chunk_corpus
 from chunkscope.cli import main
 from chunkscope.errors import ChunkscopeWarning, MissingExtraError, SpecError
 from chunkscope.io.dataset import Dataset
@@ -244,7 +245,7 @@ ODD_TEXT = st.text(
     alphabet=st.one_of(
         st.sampled_from("ab 1 \t\n\r\x0c\ue000_|"),
         st.sampled_from("日本語の梅雨𠮷々ｶﾞé\u0301ﬁ"),
-        st.characters(blacklist_categories=("Cs",)),
+        st.characters(exclude_categories=["Cs"]),
     ),
     max_size=40,
 )
@@ -282,7 +283,7 @@ def test_texts_from_token_streams_equal_each_units_index_text(case: tuple[Corpus
 
 
 def test_building_over_the_corpus_ranks_as_building_over_the_units(sample: Dataset) -> None:
-    units = parse_chunker("fixed:size=200,overlap=40").chunk_corpus(sample.corpus).units
+    units = chunk_corpus(parse_chunker("fixed:size=200,overlap=40"), sample.corpus).units
     questions = sample.questions.questions
     over_units = Tantivy(cache=False).build(units).rank(questions, 20)
     assert Tantivy(cache=False).build_over(units, sample.corpus).rank(questions, 20) == over_units
