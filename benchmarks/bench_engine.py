@@ -9,10 +9,12 @@ JSQuAD (the first answer). The replicated corpora are written once as JSONL unde
 
 Each measurement is ``chunkscope eval --chunker fixed:size=200 --retriever R --jobs 1 --json ...``
 in a fresh process, started by a fresh measuring process that reports the wall time and
-``resource.getrusage(RUSAGE_CHILDREN).ru_maxrss`` (the peak RSS of the run). ``tantivy`` is run
-twice on an empty index cache: ``cold`` builds the index, ``warm`` opens it. ``bm25`` runs under a
-memory limit (``--bm25-limit-gib``, address space) so a size it cannot hold fails instead of
-swamping the machine. Target: 500 MB with tantivy in at most 90 s and 3 GiB peak RSS.
+``resource.getrusage(RUSAGE_CHILDREN)``: the peak RSS of the run and its CPU time (user + system,
+steadier than the wall time on a shared machine); each line also shows the 1-minute load average
+when the run ended. ``tantivy`` is run twice on an empty index cache: ``cold`` builds the index,
+``warm`` opens it. ``bm25`` runs under a memory limit (``--bm25-limit-gib``, address space) so a
+size it cannot hold fails instead of swamping the machine. Target: 500 MB with tantivy in at most
+90 s and 3 GiB peak RSS.
 
 Run: ``.venv/bin/python benchmarks/bench_engine.py [--sizes jsquad,50,500] [--retrievers bm25,tantivy]``.
 """
@@ -52,8 +54,10 @@ def cap():
 start = time.perf_counter()
 done = subprocess.run(sys.argv[2:], preexec_fn=cap, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 wall = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-print(json.dumps({"wall": wall, "peak": peak, "code": done.returncode, "stderr": done.stderr[-2000:]}))
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = usage.ru_utime + usage.ru_stime
+result = {"wall": wall, "cpu": cpu, "peak": usage.ru_maxrss * 1024, "code": done.returncode}
+print(json.dumps({**result, "stderr": done.stderr[-2000:]}))
 """
 """The measuring process: runs the command given after the memory limit, prints what it measured."""
 
@@ -106,6 +110,8 @@ class Run:
     retriever: str
     phase: str
     wall: float
+    cpu: float
+    """User + system CPU time of the run: steadier than the wall time on a shared machine."""
     peak: int
     code: int
     summary: dict[str, float]
@@ -160,7 +166,15 @@ def main() -> int:
                 measured, summary = measure(inputs, retriever, cache, args.workdir / "report.json", limit)
                 error = "" if measured["code"] == 0 else measured["stderr"].strip().splitlines()[-1:]
                 run = Run(
-                    name, retriever, phase, measured["wall"], measured["peak"], measured["code"], summary, str(error)
+                    name,
+                    retriever,
+                    phase,
+                    measured["wall"],
+                    measured["cpu"],
+                    measured["peak"],
+                    measured["code"],
+                    summary,
+                    str(error),
                 )
                 runs.append(run)
                 print_run(run)
@@ -176,7 +190,12 @@ def print_run(run: Run) -> None:
         else f"failed (exit {run.code}): {run.error}"
     )
     label = f"{run.retriever} {run.phase}".strip()
-    print(f"{run.corpus:<24} {label:<14} {run.wall:8.1f} s  {run.peak / 2**30:6.2f} GiB  {quality}", flush=True)
+    load = os.getloadavg()[0]
+    print(
+        f"{run.corpus:<24} {label:<14} {run.wall:8.1f} s  cpu {run.cpu:7.1f} s  {run.peak / 2**30:6.2f} GiB  "
+        f"load {load:4.1f}  {quality}",
+        flush=True,
+    )
 
 
 def check_target(runs: list[Run]) -> int:

@@ -27,19 +27,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chunkscope.chunkers import parse_chunker
+from chunkscope.chunkers.base import chunk_corpus
 from chunkscope.cli import main
 from chunkscope.errors import ChunkscopeWarning, MissingExtraError, SpecError
 from chunkscope.io.dataset import Dataset
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Document, Question
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.parallel import evaluate_configs
 from chunkscope.retrievers import engine, parse_retriever
-from chunkscope.retrievers.engine import Tantivy, TantivyIndex, escape_token, index_text, query_terms
+from chunkscope.retrievers.engine import Tantivy, TantivyIndex, escape_token, index_text, query_terms, unit_texts
 from chunkscope.spec.grammar import format_spec
 from chunkscope.tokenize.base import get_tokenizer
+from chunkscope.tokenize.chunks import chunk_token_batches
 
 TANTIVY_NORMS = [*range(41), 42, 44, 46, 48, 50, 52, 54, 56, 60, 64, 68, 72, 76, 80, 84, 88, 96, 104, 112, 120, 128]
 """tantivy's FIELD_NORMS_TABLE up to 128 tokens (the longest test unit stays below 128)."""
@@ -236,6 +239,54 @@ def test_odd_tokens_are_indexed_and_found() -> None:
     assert [units[i].doc for i in rankings[0].indices] == ["one"]  # "a b" is one token, not "a" or "b"
     assert [units[i].doc for i in rankings[1].indices[:1]] == ["two"]  # the empty token matches too
     assert [units[i].doc for i in rankings[2].indices] == ["three"]
+
+
+ODD_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("ab 1 \t\n\r\x0c\ue000_|"),
+        st.sampled_from("日本語の梅雨𠮷々ｶﾞé\u0301ﬁ"),
+        st.characters(exclude_categories=["Cs"]),
+    ),
+    max_size=40,
+)
+
+
+@st.composite
+def cut_documents(draw: st.DrawFn) -> tuple[Corpus, list[Chunk]]:
+    texts = draw(st.lists(ODD_TEXT, min_size=1, max_size=4))
+    documents = [Document(f"d{i}", text) for i, text in enumerate(texts)]
+    units = []
+    for number in range(draw(st.integers(0, 10))):
+        document = draw(st.sampled_from(documents))
+        start = draw(st.integers(0, len(document.text)))
+        end = draw(st.integers(start, len(document.text)))
+        prefix = draw(st.sampled_from(["", "見出し\n", "x "]))
+        units.append(Chunk(f"u{number}", document.id, start, end, document.text[start:end], prefix))
+    return Corpus(tuple(documents)), units
+
+
+def odd_tokenizer(text: str) -> list[str]:
+    """Tokens holding whitespace and the escape character, empty ones, and one past tantivy's length limit."""
+    return [*text.split("|"), "x" * 70_000 if "_" in text else "y"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cut_documents(), st.integers(1, 60))
+def test_texts_from_token_streams_equal_each_units_index_text(case: tuple[Corpus, list[Chunk]], batch: int) -> None:
+    """What a build gives tantivy: each unit's tokens joined and escaped, however the runs are cut."""
+    corpus, units = case
+    for tokenizer in (get_tokenizer("default"), odd_tokenizer):
+        expected = [index_text(tokenizer(unit.indexed_text)) for unit in units]
+        for source in (corpus, None):
+            batches = chunk_token_batches(tokenizer, units, source, batch)
+            assert [text for _, tokens in batches for text in unit_texts(tokens)] == expected
+
+
+def test_building_over_the_corpus_ranks_as_building_over_the_units(sample: Dataset) -> None:
+    units = chunk_corpus(parse_chunker("fixed:size=200,overlap=40"), sample.corpus).units
+    questions = sample.questions.questions
+    over_units = Tantivy(cache=False).build(units).rank(questions, 20)
+    assert Tantivy(cache=False).build_over(units, sample.corpus).rank(questions, 20) == over_units
 
 
 # --- the on-disk index ------------------------------------------------------------------------------

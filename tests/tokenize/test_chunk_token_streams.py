@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from chunkscope.model import Chunk, Corpus, Document
 from chunkscope.tokenize.char_table import is_composing_jamo, joins_previous
-from chunkscope.tokenize.chunks import chunk_tokens
+from chunkscope.tokenize.chunks import chunk_token_batches, chunk_tokens
 from chunkscope.tokenize.default import DefaultTokenizer
-from chunkscope.tokenize.streams import encode_documents
+from chunkscope.tokenize.streams import ChunkTokens, encode_documents
 
 tokenize = DefaultTokenizer()
 
@@ -39,7 +39,10 @@ PREFIXES = st.sampled_from(["", "Title\n", "見出し > 節\n", "abc", "x ", "�
 
 
 def token_texts(units: list[Chunk], corpus: Corpus | None) -> list[list[str]]:
-    tokens = chunk_tokens(tokenize, units, corpus)
+    return unit_token_texts(chunk_tokens(tokenize, units, corpus))
+
+
+def unit_token_texts(tokens: ChunkTokens) -> list[list[str]]:
     bounds = np.concatenate(([0], np.cumsum(tokens.lengths))).tolist()
     ids = tokens.ids.tolist()
     return [[tokens.term_text(i) for i in ids[a:b]] for a, b in itertools.pairwise(bounds)]
@@ -101,6 +104,40 @@ def test_same_token_same_id_across_edges_and_documents() -> None:
 def test_chunks_of_documents_not_in_the_corpus_are_tokenised_alone() -> None:
     units = [Chunk("x#0", "x", 0, 5, "ab cd")]
     assert token_texts(units, Corpus((Document("d", "zz"),))) == [["ab", "cd"]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(chunked_corpora(), st.integers(1, 80))
+def test_batches_of_units_hold_the_tokens_of_each_unit(case: tuple[Corpus, list[Chunk]], batch_chars: int) -> None:
+    """However the units are cut into runs, each run's tokens are its units' own, in order."""
+    corpus, units = case
+    expected = [tokenize(unit.indexed_text) for unit in units]
+    for source in (corpus, None):
+        found: list[list[str]] = []
+        for first, tokens in chunk_token_batches(tokenize, units, source, batch_chars):
+            assert first == len(found)
+            found += unit_token_texts(tokens)
+        assert found == expected
+
+
+def test_batches_cover_units_of_documents_outside_the_corpus_and_other_tokenizers() -> None:
+    units = [Chunk("x#0", "x", 0, 5, "ab cd"), Chunk("d#0", "d", 0, 2, "zz")]
+    corpus = Corpus((Document("d", "zz"),))
+    assert [unit_token_texts(t) for _, t in chunk_token_batches(tokenize, units, corpus, 1)] == [
+        [["ab", "cd"]],
+        [["zz"]],
+    ]
+    split = [unit_token_texts(t) for _, t in chunk_token_batches(str.split, units, corpus, 1000)]
+    assert split == [[["ab", "cd"], ["zz"]]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(chunked_corpora())
+def test_term_texts_are_the_text_of_every_id_in_order(case: tuple[Corpus, list[Chunk]]) -> None:
+    corpus, units = case
+    for tokens in (chunk_tokens(tokenize, units, corpus), chunk_tokens(str.split, units, corpus)):
+        count = int(tokens.ids.max()) + 1 if len(tokens.ids) else 0
+        assert tokens.term_texts(count) == [tokens.term_text(i) for i in range(count)]
 
 
 # The premises of ``joins_previous``, checked on the running Python's Unicode database.

@@ -22,7 +22,7 @@ import re
 import shutil
 import tempfile
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,11 +32,13 @@ import numpy as np
 
 from chunkscope import __version__
 from chunkscope.errors import ChunkscopeWarning, MissingExtraError
-from chunkscope.model import Chunk, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import EMPTY_RANKING, Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.embedding_cache import cache_root
 from chunkscope.tokenize.base import Tokenizer, get_tokenizer
+from chunkscope.tokenize.chunks import chunk_token_batches
+from chunkscope.tokenize.streams import ChunkTokens
 
 INDEX_FORMAT = 1
 """Version of what an index holds (fields, token escaping); part of the cache key."""
@@ -100,6 +102,10 @@ class Tantivy:
     def build(self, units: Sequence[Chunk]) -> TantivyIndex:
         return TantivyIndex(self, units)
 
+    def build_over(self, units: Sequence[Chunk], corpus: Corpus, progress: Progress | None = None) -> TantivyIndex:
+        """The index over units cut from ``corpus``: a build tokenises the documents, not each unit."""
+        return TantivyIndex(self, units, corpus)
+
 
 def _field_norm_of_byte(byte: int) -> int:
     """tantivy's decoding of a field-norm byte (``fieldnorm/code.rs``): identity below 24, then 3-bit floats."""
@@ -161,7 +167,10 @@ def _plain(tokens: Sequence[str], joined: str) -> bool:
         return False  # an empty token
     if any(char in joined for char in _OTHER_SEPARATORS):
         return False
-    return len(joined) * 4 <= MAX_TOKEN_BYTES or max(_utf8_length(t) for t in tokens) <= MAX_TOKEN_BYTES
+    # A character takes at most 4 bytes in UTF-8: most token lists need no encoding to be checked.
+    if len(joined) * 4 <= MAX_TOKEN_BYTES or max(map(len, tokens)) * 4 <= MAX_TOKEN_BYTES:
+        return True
+    return max(map(_utf8_length, tokens)) <= MAX_TOKEN_BYTES
 
 
 def _utf8_length(token: str) -> int:
@@ -181,6 +190,57 @@ def query_terms(tokens: Sequence[str]) -> list[str]:
     if tokens and _plain(tokens, " ".join(tokens)):
         return list(tokens)
     return [escape_token(token) for token in tokens]
+
+
+def unit_texts(tokens: ChunkTokens) -> list[str]:
+    """Each unit's ``index_text``, from its term ids: every term escaped once, the units cut from one join.
+
+    Escaping is token by token (a plain token is its own escape), so escaping the distinct terms
+    gives what ``index_text`` gives each unit. All the tokens are joined by spaces at once, in
+    UTF-32 code points with numpy, and each unit's text is a slice of the join.
+    """
+    ids = tokens.ids
+    count = int(ids.max()) + 1 if len(ids) else 0
+    terms = query_terms(tokens.term_texts(count))
+    joined, token_bounds = _join(terms, ids)
+    unit_ends = np.cumsum(tokens.lengths)
+    starts = token_bounds[unit_ends - tokens.lengths]
+    ends = np.maximum(token_bounds[unit_ends] - 1, starts)  # without the space after the last token
+    return [joined[start:end] for start, end in zip(starts.tolist(), ends.tolist(), strict=True)]
+
+
+_SPACE = ord(" ")
+
+
+def _join(terms: Sequence[str], ids: np.ndarray) -> tuple[str, np.ndarray]:
+    """The terms of ``ids`` each followed by a space, and where each token starts in it (then the end).
+
+    Terms are not empty. The first two code points of every token are written in two vectorised
+    steps (a one-character term's second is its space); only longer terms (ASCII words) need more.
+    Code points are written as UTF-16 code units when they all are one (no surrogates, nothing
+    beyond the BMP): decoding UTF-16 is much cheaper than UTF-32.
+    """
+    term_lengths = np.fromiter(map(len, terms), dtype=np.int64, count=len(terms))
+    points = np.frombuffer("".join(t + " " for t in terms).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    single_units = not len(points) or (points.max() <= 0xFFFF and not ((points >> 11) == 0xD800 >> 11).any())
+    unit, encoding = (np.uint16, "utf-16-le") if single_units else (np.uint32, "utf-32-le")
+    points = points.astype(unit)
+    term_starts = np.cumsum(term_lengths + 1) - (term_lengths + 1)
+    lengths = term_lengths[ids]
+    bounds = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(lengths + 1, out=bounds[1:])
+    starts = bounds[:-1]
+    out = np.full(int(bounds[-1]), _SPACE, dtype=unit)
+    out[starts] = points[term_starts][ids]
+    out[starts + 1] = points[term_starts + 1][ids]
+    longer = np.flatnonzero(lengths > 2)
+    if len(longer):
+        rest = lengths[longer] - 2
+        before = np.cumsum(rest) - rest
+        steps = np.arange(int(rest.sum()), dtype=np.int64)
+        targets = np.repeat(starts[longer] + 2 - before, rest) + steps
+        out[targets] = points[np.repeat(term_starts[ids[longer]] + 2 - before, rest) + steps]
+    return str(out.data, encoding, "surrogatepass"), bounds
 
 
 # --- the cache ------------------------------------------------------------------------------------
@@ -226,11 +286,19 @@ class OpenedIndex:
 
 
 def open_or_build(
-    units: Sequence[Chunk], tokenizer: Tokenizer, params: Tantivy, progress: Callable[[int], None]
+    units: Sequence[Chunk],
+    tokenizer: Tokenizer,
+    params: Tantivy,
+    progress: Callable[[int], None],
+    corpus: Corpus | None = None,
 ) -> OpenedIndex:
-    """The cached index of these units, built first if needed; a temporary one when the cache fails."""
+    """The cached index of these units, built first if needed; a temporary one when the cache fails.
+
+    ``corpus``, the documents the units were cut from, lets a build tokenise documents instead of units.
+    """
+    source = _Source(units, tokenizer, corpus)
     if not params.cache:
-        return _temporary_index(units, tokenizer, progress)
+        return _temporary_index(source, progress)
     root = index_directory()
     key = index_key(units, params.tokenizer)
     target = root / key
@@ -243,22 +311,22 @@ def open_or_build(
         staging = Path(tempfile.mkdtemp(prefix=f"{key}.building-{os.getpid()}-", dir=root))
     except OSError as exc:
         _warn_cache_fault(root, exc)
-        return _temporary_index(units, tokenizer, progress)
+        return _temporary_index(source, progress)
     try:
-        index = _write_index(staging, units, tokenizer, params, progress)
+        index = _write_index(staging, source, params, progress)
         del index  # closed before its directory moves
         _publish(staging, target)
     except (OSError, ValueError) as exc:  # tantivy reports I/O errors as ValueError
         shutil.rmtree(staging, ignore_errors=True)
         _warn_cache_fault(root, exc)
-        return _temporary_index(units, tokenizer, progress)
+        return _temporary_index(source, progress)
     except BaseException:  # interrupted: leave no half-built index behind
         shutil.rmtree(staging, ignore_errors=True)
         raise
     opened = _open_cached(target, len(units), built=True)
     if opened is None:
         _warn_cache_fault(root, OSError(f"the index written to {target} cannot be opened"))
-        return _temporary_index(units, tokenizer, progress)
+        return _temporary_index(source, progress)
     return opened
 
 
@@ -308,18 +376,18 @@ def _open_cached(target: Path, unit_count: int, built: bool = False) -> OpenedIn
     return OpenedIndex(index, target, built)
 
 
-def _temporary_index(units: Sequence[Chunk], tokenizer: Tokenizer, progress: Callable[[int], None]) -> OpenedIndex:
+def _temporary_index(source: _Source, progress: Callable[[int], None]) -> OpenedIndex:
     """An index in a temporary directory (removed with the OpenedIndex), or in memory if that fails too."""
     params = Tantivy(cache=False)
     try:
         folder = tempfile.TemporaryDirectory(prefix="chunkscope-tantivy-")
     except OSError:
-        return OpenedIndex(_write_index(None, units, tokenizer, params, progress), None, True)
+        return OpenedIndex(_write_index(None, source, params, progress), None, True)
     try:
-        index = _write_index(Path(folder.name), units, tokenizer, params, progress)
+        index = _write_index(Path(folder.name), source, params, progress)
     except (OSError, ValueError):
         folder.cleanup()
-        return OpenedIndex(_write_index(None, units, tokenizer, params, progress), None, True)
+        return OpenedIndex(_write_index(None, source, params, progress), None, True)
     return OpenedIndex(index, Path(folder.name), True, folder)
 
 
@@ -343,24 +411,50 @@ def schema() -> Any:
     return builder.build()
 
 
-def _write_index(
-    path: Path | None, units: Sequence[Chunk], tokenizer: Tokenizer, params: Tantivy, progress: Callable[[int], None]
-) -> Any:
-    """Index every unit (in ``path``, or in memory for None) and describe it; the open index."""
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """What an index is built from: the units, the tokenizer, and the corpus they were cut from if known."""
+
+    units: Sequence[Chunk]
+    tokenizer: Tokenizer
+    corpus: Corpus | None
+
+
+def _text_batches(source: _Source) -> Iterator[list[str]]:
+    """Every unit's text for tantivy, in unit order, a run of units at a time."""
+    for _, tokens in chunk_token_batches(source.tokenizer, source.units, source.corpus):
+        yield unit_texts(tokens)
+
+
+def _write_index(path: Path | None, source: _Source, params: Tantivy, progress: Callable[[int], None]) -> Any:
+    """Index every unit (in ``path``, or in memory for None) and describe it; the open index.
+
+    The next run of units' texts is made on a second thread while tantivy indexes the current one
+    (tantivy indexes on threads of its own and releases the GIL while its pipeline is full).
+    """
     import tantivy
 
     index = tantivy.Index(schema(), path=None if path is None else str(path), reuse=False)
     # One indexing thread: the segments, and so the index, are the same on every machine.
     writer = index.writer(heap_size=WRITER_HEAP_BYTES, num_threads=1)
-    for position, unit in enumerate(units):
-        document = tantivy.Document()
-        document.add_text(FIELD, index_text(tokenizer(unit.indexed_text)))
-        document.add_unsigned(UNIT, position)
-        writer.add_document(document)
-        if position % PROGRESS_EVERY == 0:
-            progress(position)
+    position = 0
+    with ThreadPoolExecutor(1) as ahead:
+        batches = _text_batches(source)
+        upcoming = ahead.submit(next, batches, None)
+        while (texts := upcoming.result()) is not None:
+            upcoming = ahead.submit(next, batches, None)
+            for text in texts:
+                document = tantivy.Document()
+                document.add_text(FIELD, text)
+                document.add_unsigned(UNIT, position)
+                writer.add_document(document)
+                if position % PROGRESS_EVERY == 0:
+                    progress(position)
+                position += 1
+            del texts
     writer.commit()
     writer.wait_merging_threads()
+    units = source.units
     progress(len(units))
     index.reload()
     if path is not None:
@@ -381,9 +475,11 @@ def _write_index(
 class TantivyIndex:
     """The units' tantivy index (opened or built on the first ranking, with progress) and the ranking."""
 
-    def __init__(self, params: Tantivy, units: Sequence[Chunk]) -> None:
+    def __init__(self, params: Tantivy, units: Sequence[Chunk], corpus: Corpus | None = None) -> None:
         self.params = params
         self.units = units
+        self.corpus = corpus
+        """The documents the units were cut from (None: unknown), for the build."""
         self.tie_break = tie_break_positions(units)
         self.tokenizer = get_tokenizer(params.tokenizer)
         self.opened: OpenedIndex | None = None
@@ -391,7 +487,8 @@ class TantivyIndex:
     def open(self, progress: Callable[[int], None] | None = None) -> OpenedIndex:
         """The index, opened from the cache or built (once per TantivyIndex)."""
         if self.opened is None:
-            self.opened = open_or_build(self.units, self.tokenizer, self.params, progress or (lambda done: None))
+            report = progress or (lambda done: None)
+            self.opened = open_or_build(self.units, self.tokenizer, self.params, report, self.corpus)
         return self.opened
 
     def rank(self, questions: Sequence[Question], depth: int, progress: Progress | None = None) -> list[Ranking]:

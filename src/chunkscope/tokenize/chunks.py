@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from chunkscope.model import Chunk, Corpus
+from chunkscope.model import Chunk, Corpus, Document
 from chunkscope.tokenize.streams import ChunkSpans, ChunkTokens, DocumentTokens
 
 CACHED_CORPORA = 2
@@ -56,24 +56,79 @@ def chunk_tokens(tokenizer: Any, units: Sequence[Chunk], corpus: Corpus | None =
     if isinstance(tokenizer, StreamTokenizer):
         if corpus is not None and all(unit.doc in corpus.by_id for unit in units):
             position = {document.id: number for number, document in enumerate(corpus.documents)}
-            spans = ChunkSpans(
-                documents=np.fromiter((position[u.doc] for u in units), dtype=np.int64, count=len(units)),
-                starts=np.fromiter((u.start for u in units), dtype=np.int64, count=len(units)),
-                ends=np.fromiter((u.end for u in units), dtype=np.int64, count=len(units)),
-                prefixes=[u.prefix for u in units],
-                texts=_IndexedTexts(units),
-            )
-            return document_tokens(tokenizer, corpus).chunk_tokens(spans, tokenizer)
-        texts = [unit.indexed_text for unit in units]
-        whole = ChunkSpans(
-            documents=np.arange(len(units), dtype=np.int64),
-            starts=np.zeros(len(units), dtype=np.int64),
-            ends=np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)),
-            prefixes=[""] * len(units),
-            texts=texts,
-        )
-        return tokenizer.document_tokens(texts).chunk_tokens(whole, tokenizer)
+            return document_tokens(tokenizer, corpus).chunk_tokens(_spans(units, position), tokenizer)
+        return _own_documents(tokenizer, units)
     return _token_lists(tokenizer, units)
+
+
+BATCH_CHARS = 1 << 22
+"""Characters of documents tokenised together by ``chunk_token_batches`` (bounds its memory)."""
+
+
+def chunk_token_batches(
+    tokenizer: Any, units: Sequence[Chunk], corpus: Corpus | None = None, batch_chars: int = BATCH_CHARS
+) -> Iterator[tuple[int, ChunkTokens]]:
+    """``chunk_tokens`` of consecutive runs of units: (position of the run's first unit, its tokens).
+
+    Each run covers about ``batch_chars`` characters of documents (of unit texts without the corpus),
+    tokenised for that run alone and not cached, so the memory stays bounded whatever the corpus
+    size. Term ids are numbered per run. The tokens are those ``chunk_tokens`` gives.
+    """
+    for first, last, documents in _runs(units, corpus, batch_chars):
+        run = units[first:last]
+        if documents is None or not isinstance(tokenizer, StreamTokenizer):
+            yield first, chunk_tokens(tokenizer, run)
+            continue
+        position = {document.id: number for number, document in enumerate(documents)}
+        streams = tokenizer.document_tokens([document.text for document in documents])
+        yield first, streams.chunk_tokens(_spans(run, position), tokenizer)
+
+
+def _runs(
+    units: Sequence[Chunk], corpus: Corpus | None, batch_chars: int
+) -> Iterator[tuple[int, int, list[Document] | None]]:
+    """Consecutive runs of units (first, end, the documents they are cut from: None without the corpus)."""
+    by_id = corpus.by_id if corpus is not None else None
+    if by_id is not None and not all(unit.doc in by_id for unit in units):
+        by_id = None  # units of another corpus: each is tokenised alone, as ``chunk_tokens`` does
+    first = size = 0
+    documents: dict[str, Document] = {}
+    for number, unit in enumerate(units):
+        if by_id is None:
+            size += len(unit.text) + len(unit.prefix)
+        elif unit.doc not in documents:
+            document = documents[unit.doc] = by_id[unit.doc]
+            size += len(document.text)
+        if size >= batch_chars:
+            yield first, number + 1, None if by_id is None else list(documents.values())
+            first, size = number + 1, 0
+            documents = {}
+    if first < len(units):
+        yield first, len(units), None if by_id is None else list(documents.values())
+
+
+def _spans(units: Sequence[Chunk], position: dict[str, int]) -> ChunkSpans:
+    """Where the units lie among the documents numbered by ``position``."""
+    return ChunkSpans(
+        documents=np.fromiter((position[u.doc] for u in units), dtype=np.int64, count=len(units)),
+        starts=np.fromiter((u.start for u in units), dtype=np.int64, count=len(units)),
+        ends=np.fromiter((u.end for u in units), dtype=np.int64, count=len(units)),
+        prefixes=[u.prefix for u in units],
+        texts=_IndexedTexts(units),
+    )
+
+
+def _own_documents(tokenizer: StreamTokenizer, units: Sequence[Chunk]) -> ChunkTokens:
+    """Each unit's indexed text tokenised as a document of its own, all at once."""
+    texts = [unit.indexed_text for unit in units]
+    whole = ChunkSpans(
+        documents=np.arange(len(units), dtype=np.int64),
+        starts=np.zeros(len(units), dtype=np.int64),
+        ends=np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)),
+        prefixes=[""] * len(units),
+        texts=texts,
+    )
+    return tokenizer.document_tokens(texts).chunk_tokens(whole, tokenizer)
 
 
 class _IndexedTexts(Sequence[str]):
@@ -105,4 +160,4 @@ def _token_lists(tokenizer: Any, units: Sequence[Chunk]) -> ChunkTokens:
     def lookup(tokens: Sequence[str]) -> np.ndarray:
         return np.fromiter((vocabulary.get(t, -1) for t in tokens), dtype=np.int64, count=len(tokens))
 
-    return ChunkTokens(ids, lengths, lookup, texts.__getitem__)
+    return ChunkTokens(ids, lengths, lookup, texts.__getitem__, lambda count: texts[:count])

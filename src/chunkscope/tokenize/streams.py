@@ -51,6 +51,7 @@ from chunkscope.tokenize.term_codes import (
     ids_of_codes,
     position_dtype,
     token_of,
+    tokens_of,
 )
 
 BATCH_CHARS = 1 << 20
@@ -286,6 +287,8 @@ class ChunkTokens:
     """Ids of token texts (int64), -1 for a token no chunk has."""
     term_text: Callable[[int], str]
     """Token text of an id (inverse of ``term_id``)."""
+    term_texts: Callable[[int], list[str]]
+    """Token texts of the ids below a count, in id order (``term_text`` of each, at once)."""
 
 
 class TermSpace:
@@ -319,6 +322,12 @@ class TermSpace:
         if term_id < vocabulary:
             return token_of(int(self.tokens.codes[term_id]), self.tokens.word_list)
         return self.extra_texts[term_id - vocabulary]
+
+    def texts(self, count: int) -> list[str]:
+        """Token texts of the ids below ``count``."""
+        vocabulary = len(self.tokens.codes)
+        texts = tokens_of(self.tokens.codes[:count], self.tokens.word_list)
+        return texts + self.extra_texts[: max(0, count - vocabulary)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +461,7 @@ class DocumentTokens:
             at = middle + len(tail)
         counts = np.fromiter(map(len, parts), dtype=np.int64, count=len(parts))
         ids = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
-        return ChunkTokens(ids, counts, space.lookup, space.text)
+        return ChunkTokens(ids, counts, space.lookup, space.text, space.texts)
 
 
 _SAFE_PREFIX_ENDS = frozenset(" \t\n\r\f\v")

@@ -122,6 +122,23 @@ def codes_of(tokens: Sequence[str], words: dict[str, int]) -> np.ndarray:
     return codes
 
 
+def tokens_of(codes: np.ndarray, word_list: Sequence[str]) -> list[str]:
+    """The token text of each term code (``token_of`` of every code, at once)."""
+    count = len(codes)
+    is_word = codes >= WORD_BASE
+    is_bigram = (codes > RANK_MASK) & ~is_word
+    # Two UTF-32 code units per code: a unigram's character and a NUL, a bigram's two characters.
+    pairs = np.zeros((count, 2), dtype=np.uint32)
+    pairs[:, 0] = CJK_CHARS[np.where(is_bigram, (codes >> RANK_BITS) - 1, codes & RANK_MASK)]
+    pairs[:, 1] = np.where(is_bigram, CJK_CHARS[codes & RANK_MASK], 0)
+    text = pairs.tobytes().decode("utf-32-le")
+    lengths = np.where(is_bigram, 2, 1).tolist()
+    tokens = [text[at : at + length] for at, length in zip(range(0, 2 * count, 2), lengths, strict=True)]
+    for index, code in zip(np.flatnonzero(is_word).tolist(), codes[is_word].tolist(), strict=True):
+        tokens[index] = word_list[code - WORD_BASE]
+    return tokens
+
+
 def token_of(code: int, word_list: Sequence[str]) -> str:
     """The token text of a term code (inverse of ``codes_of``)."""
     if code >= WORD_BASE:
