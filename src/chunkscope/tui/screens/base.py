@@ -7,12 +7,15 @@ request message upward, so they never import the screens they open.
 
 from __future__ import annotations
 
-import time
+import asyncio
+from collections.abc import Sequence
 from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import events
+from textual.app import App
 from textual.binding import BindingType
+from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
@@ -41,11 +44,26 @@ NARROW_BELOW = 100
 """Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
 FOOTER_DELAY = 0.3
 """Seconds a computation runs (or has stopped) before the footer shows (or hides) esc."""
-BURST_GAP = 0.04
-"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
-wait for a pause this long."""
-BURST_STALE = 0.2
-"""During a burst the detail panes are still filled when they are older than this (seconds)."""
+FILL_AT_LATEST = 0.1
+"""Seconds after which detail panes held back for waiting keys are filled all the same (a key that never
+reaches the app's bindings, typed into the search box say, does not leave them stale)."""
+
+
+def keys_waiting(app: App[None]) -> bool:
+    """A key is queued in the app or on its way up from the focused widget to the app's bindings.
+
+    Textual queues a key at the app, hands it to the focused widget, which passes it up through its
+    ancestors to the app, where its binding runs: a key is waiting while it sits in one of those queues
+    (read directly: Textual has no public way to look into them).
+    """
+    pumps: list[MessagePump] = [app, *(app.focused.ancestors_with_self if app.focused else (app.screen,))]
+    return any(isinstance(message, events.Key) for pump in pumps for message in queued(pump))
+
+
+def queued(pump: MessagePump) -> Sequence[object]:
+    """The messages waiting in ``pump``'s queue, oldest first."""
+    waiting: Sequence[object] = getattr(pump._message_queue, "_queue", ())
+    return waiting
 
 
 def waiting_text(session: Session) -> Text:
@@ -88,21 +106,13 @@ class SessionScreen(SyncedScreen):
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
-    """The detail panes are to be filled (a callback is queued)."""
+    """The detail panes are to be filled for the selection."""
+    _fill_queued = False
+    """A fill waits for the app's queue to drain (see schedule_detail)."""
     _fill_timer: Timer | None = None
-    """Fills the detail panes when a burst of keys pauses."""
-    _key_typed_at = 0.0
-    """When the last key reached this screen was typed (``time.monotonic``, the event's time)."""
-    _in_burst = False
-    """That key came less than BURST_GAP after the one before."""
-    _filled_at = 0.0
-    """When the detail panes were last filled (``time.monotonic``)."""
-    _fill_seconds = 0.0
-    """How long filling them took."""
+    """Fills the detail panes held back for waiting keys after FILL_AT_LATEST."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
-    filling_in_burst = False
-    """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _early_steps: tuple[int, ...] = ()
@@ -183,7 +193,6 @@ class SessionScreen(SyncedScreen):
         self._detail_key = None
         self.refocus_document = self.refocus_document or refocus
         self._detail_due = True
-        self.filling_in_burst = False
         self.call_after_refresh(self._show_selection)
 
     def focus_detail(self) -> None:
@@ -260,46 +269,45 @@ class SessionScreen(SyncedScreen):
         self.session.selected_id = row.question.id
         self.selection_changed()
 
-    def on_key(self, event: events.Key) -> None:
-        # When the keys were typed (not when they are handled): a burst is keys typed close together.
-        self._in_burst = event.time - self._key_typed_at < BURST_GAP
-        self._key_typed_at = event.time
-
     def selection_changed(self) -> None:
         """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
         self.chunk_note = ""
         self.sync_status()
-        self.schedule_detail(self._in_burst)
+        self.schedule_detail()
 
-    def schedule_detail(self, burst: bool = False) -> None:
-        """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
-        less than BURST_GAP apart), once they pause and at least every BURST_STALE.
+    def schedule_detail(self) -> None:
+        """Fill the detail panes for the selection once no key waits to be handled.
 
-        Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
-        cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
-        not make every press wait behind panes nobody will see: they catch up with the last one.
+        Keys only move the selection, the list's cursor and the status line (cheap, at once); filling and
+        painting the panes costs several times that, so keys that come faster (a held key, fast tapping)
+        are all handled first, each moving one question, and the panes show the last selection as soon as
+        no key waits: between two keys, not after a pause.
         """
-        # The panes may fall behind for BURST_STALE, or longer when filling them is slow: in a burst they
-        # take at most about a quarter of the time, the rest is left to the keys.
-        stale_after = max(BURST_STALE, 4 * self._fill_seconds)
-        if burst and time.monotonic() - self._filled_at < stale_after:
-            if self._fill_timer is not None:
-                self._fill_timer.stop()
-            self._fill_timer = self.set_timer(BURST_GAP, self._fill_after_pause)
-            return
-        if not self._detail_due:
-            self._detail_due = True
-            self.filling_in_burst = burst  # the panes went stale within a burst
-            self.call_later(self._show_selection)
+        self._detail_due = True
+        if not self._fill_queued:
+            self._fill_queued = True
+            # After what the event loop has ready: the terminal's input thread hands keys to the loop, so
+            # keys that came in while this one was handled reach the app's queue first.
+            asyncio.get_running_loop().call_soon(self._fill_if_no_key_waits)
 
-    def _fill_after_pause(self) -> None:
-        self.filling_in_burst = False
-        self._show_selection()
+    def _fill_if_no_key_waits(self) -> None:
+        self._fill_queued = False
+        if not self._detail_due:
+            return  # filled meanwhile
+        if keys_waiting(self.app):
+            # Each waiting key that moves the selection schedules the fill again; the timer covers the others.
+            if self._fill_timer is None:
+                self._fill_timer = self.set_timer(FILL_AT_LATEST, self._show_selection)
+            return
+        try:
+            self._show_selection()
+        except Exception as error:  # a loop callback: hand failures to the app, as its own callbacks do
+            self.app._handle_exception(error)
 
     @property
     def detail_pending(self) -> bool:
         """The detail panes are still to be filled for the current selection."""
-        return self._detail_due or self._fill_timer is not None
+        return self._detail_due
 
     @property
     def settling(self) -> bool:
@@ -316,11 +324,8 @@ class SessionScreen(SyncedScreen):
             self._fill_timer.stop()
             self._fill_timer = None
         if self.is_mounted:
-            started = time.monotonic()
             self.show_detail(self.session.selected_row(self.VIEW))
             self.refocus_document = False
-            self._filled_at = time.monotonic()
-            self._fill_seconds = self._filled_at - started
 
     def where_text(self) -> str:
         """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
