@@ -64,8 +64,8 @@ from chunkscope.tui.widgets._marked_text import (
     shading_codes,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
-from chunkscope.tui.widgets.scrollbars import QuietScrollView
 
 LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · gutter: offset, ●#n rank sent, ○#n not sent"
 

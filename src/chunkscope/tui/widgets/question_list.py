@@ -25,7 +25,7 @@ from chunkscope.analysis.fragility import FRAGILE_MARK, NEARBY_MARK, FragilityRo
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
 from chunkscope.tui.state.rows import QuestionRow, Status
-from chunkscope.tui.widgets.scrollbars import QuietScrollView
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 
 ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4

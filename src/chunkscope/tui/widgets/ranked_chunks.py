@@ -36,9 +36,9 @@ from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import truncate
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
-from chunkscope.tui.widgets.scrollbars import QuietScrollView
 
 BUILD_MARGIN = 4
 """Rows built below the visible ones, so a short scroll finds them ready."""
