@@ -8,6 +8,7 @@ request message upward, so they never import the screens they open.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from typing import ClassVar, Unpack
 
@@ -47,6 +48,10 @@ FOOTER_DELAY = 0.3
 FILL_AT_LATEST = 0.1
 """Seconds after which detail panes held back for waiting keys are filled all the same (a key that never
 reaches the app's bindings, typed into the search box say, does not leave them stale)."""
+FILL_SHARE = 3
+"""While keys come faster than the detail panes fill, the panes take about one part of this many of the time:
+the next fill waits until twice the last one's duration has passed (its paint takes about as long again, the
+rest is left to the keys), so a held key is never starved by panes nobody reads."""
 
 
 def keys_waiting(app: App[None]) -> bool:
@@ -110,7 +115,13 @@ class SessionScreen(SyncedScreen):
     _fill_queued = False
     """A fill waits for the app's queue to drain (see schedule_detail)."""
     _fill_timer: Timer | None = None
-    """Fills the detail panes held back for waiting keys after FILL_AT_LATEST."""
+    """Fills the detail panes held back for waiting keys (after FILL_AT_LATEST, or FILL_SHARE's wait)."""
+    _keys_came_faster = False
+    """Keys were found waiting since the last fill: they come faster than the panes fill."""
+    _filled_at = 0.0
+    """When the detail panes were last filled (``time.monotonic``)."""
+    _fill_seconds = 0.0
+    """How long that took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
     refocus_document = False
@@ -296,8 +307,15 @@ class SessionScreen(SyncedScreen):
             return  # filled meanwhile
         if keys_waiting(self.app):
             # Each waiting key that moves the selection schedules the fill again; the timer covers the others.
+            self._keys_came_faster = True
+            wait = FILL_AT_LATEST
+        elif self._keys_came_faster:
+            wait = self._filled_at + (FILL_SHARE - 1) * self._fill_seconds - time.monotonic()
+        else:
+            wait = 0.0
+        if wait > 0:
             if self._fill_timer is None:
-                self._fill_timer = self.set_timer(FILL_AT_LATEST, self._show_selection)
+                self._fill_timer = self.set_timer(wait, self._show_selection)
             return
         try:
             self._show_selection()
@@ -323,9 +341,13 @@ class SessionScreen(SyncedScreen):
         if self._fill_timer is not None:
             self._fill_timer.stop()
             self._fill_timer = None
+        self._keys_came_faster = False
         if self.is_mounted:
+            started = time.monotonic()
             self.show_detail(self.session.selected_row(self.VIEW))
             self.refocus_document = False
+            self._filled_at = time.monotonic()
+            self._fill_seconds = self._filled_at - started
 
     def where_text(self) -> str:
         """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
