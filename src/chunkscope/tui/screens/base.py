@@ -7,16 +7,12 @@ request message upward, so they never import the screens they open.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Sequence
 from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import events
-from textual.app import App
 from textual.binding import BindingType
-from textual.message_pump import MessagePump
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
@@ -45,30 +41,11 @@ NARROW_BELOW = 100
 """Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
 FOOTER_DELAY = 0.3
 """Seconds a computation runs (or has stopped) before the footer shows (or hides) esc."""
-FILL_AT_LATEST = 0.1
-"""Seconds after which detail panes held back for waiting keys are filled all the same (a key that never
-reaches the app's bindings, typed into the search box say, does not leave them stale)."""
-FILL_SHARE = 3
-"""While keys come faster than the detail panes fill, the panes take about one part of this many of the time:
-the next fill waits until twice the last one's duration has passed (its paint takes about as long again, the
-rest is left to the keys), so a held key is never starved by panes nobody reads."""
-
-
-def keys_waiting(app: App[None]) -> bool:
-    """A key is queued in the app or on its way up from the focused widget to the app's bindings.
-
-    Textual queues a key at the app, hands it to the focused widget, which passes it up through its
-    ancestors to the app, where its binding runs: a key is waiting while it sits in one of those queues
-    (read directly: Textual has no public way to look into them).
-    """
-    pumps: list[MessagePump] = [app, *(app.focused.ancestors_with_self if app.focused else (app.screen,))]
-    return any(isinstance(message, events.Key) for pump in pumps for message in queued(pump))
-
-
-def queued(pump: MessagePump) -> Sequence[object]:
-    """The messages waiting in ``pump``'s queue, oldest first."""
-    waiting: Sequence[object] = getattr(pump._message_queue, "_queue", ())
-    return waiting
+BURST_GAP = 0.04
+"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
+wait for a pause this long."""
+BURST_STALE = 0.2
+"""During a burst the detail panes are still filled when they are older than this (seconds)."""
 
 
 def waiting_text(session: Session) -> Text:
@@ -111,19 +88,21 @@ class SessionScreen(SyncedScreen):
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
-    """The detail panes are to be filled for the selection."""
-    _fill_queued = False
-    """A fill waits for the app's queue to drain (see schedule_detail)."""
+    """The detail panes are to be filled (a callback is queued)."""
     _fill_timer: Timer | None = None
-    """Fills the detail panes held back for waiting keys (after FILL_AT_LATEST, or FILL_SHARE's wait)."""
-    _keys_came_faster = False
-    """Keys were found waiting since the last fill: they come faster than the panes fill."""
+    """Fills the detail panes when a burst of keys pauses."""
+    _key_typed_at = 0.0
+    """When the last key reached this screen was typed (``time.monotonic``, the event's time)."""
+    _in_burst = False
+    """That key came less than BURST_GAP after the one before."""
     _filled_at = 0.0
     """When the detail panes were last filled (``time.monotonic``)."""
     _fill_seconds = 0.0
-    """How long that took."""
+    """How long filling them took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
+    filling_in_burst = False
+    """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _early_steps: tuple[int, ...] = ()
@@ -204,6 +183,7 @@ class SessionScreen(SyncedScreen):
         self._detail_key = None
         self.refocus_document = self.refocus_document or refocus
         self._detail_due = True
+        self.filling_in_burst = False
         self.call_after_refresh(self._show_selection)
 
     def focus_detail(self) -> None:
@@ -280,52 +260,46 @@ class SessionScreen(SyncedScreen):
         self.session.selected_id = row.question.id
         self.selection_changed()
 
+    def on_key(self, event: events.Key) -> None:
+        # When the keys were typed (not when they are handled): a burst is keys typed close together.
+        self._in_burst = event.time - self._key_typed_at < BURST_GAP
+        self._key_typed_at = event.time
+
     def selection_changed(self) -> None:
         """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
         self.chunk_note = ""
         self.sync_status()
-        self.schedule_detail()
+        self.schedule_detail(self._in_burst)
 
-    def schedule_detail(self) -> None:
-        """Fill the detail panes for the selection once no key waits to be handled.
+    def schedule_detail(self, burst: bool = False) -> None:
+        """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
+        less than BURST_GAP apart), once they pause and at least every BURST_STALE.
 
-        Keys only move the selection, the list's cursor and the status line (cheap, at once); filling and
-        painting the panes costs several times that, so keys that come faster (a held key, fast tapping)
-        are all handled first, each moving one question, and the panes show the last selection as soon as
-        no key waits: between two keys, not after a pause.
+        Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
+        cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
+        not make every press wait behind panes nobody will see: they catch up with the last one.
         """
-        self._detail_due = True
-        if not self._fill_queued:
-            self._fill_queued = True
-            # After what the event loop has ready: the terminal's input thread hands keys to the loop, so
-            # keys that came in while this one was handled reach the app's queue first.
-            asyncio.get_running_loop().call_soon(self._fill_if_no_key_waits)
-
-    def _fill_if_no_key_waits(self) -> None:
-        self._fill_queued = False
-        if not self._detail_due:
-            return  # filled meanwhile
-        if keys_waiting(self.app):
-            # Each waiting key that moves the selection schedules the fill again; the timer covers the others.
-            self._keys_came_faster = True
-            wait = FILL_AT_LATEST
-        elif self._keys_came_faster:
-            wait = self._filled_at + (FILL_SHARE - 1) * self._fill_seconds - time.monotonic()
-        else:
-            wait = 0.0
-        if wait > 0:
-            if self._fill_timer is None:
-                self._fill_timer = self.set_timer(wait, self._show_selection)
+        # The panes may fall behind for BURST_STALE, or longer when filling them is slow: in a burst they
+        # take at most about a quarter of the time, the rest is left to the keys.
+        stale_after = max(BURST_STALE, 4 * self._fill_seconds)
+        if burst and time.monotonic() - self._filled_at < stale_after:
+            if self._fill_timer is not None:
+                self._fill_timer.stop()
+            self._fill_timer = self.set_timer(BURST_GAP, self._fill_after_pause)
             return
-        try:
-            self._show_selection()
-        except Exception as error:  # a loop callback: hand failures to the app, as its own callbacks do
-            self.app._handle_exception(error)
+        if not self._detail_due:
+            self._detail_due = True
+            self.filling_in_burst = burst  # the panes went stale within a burst
+            self.call_later(self._show_selection)
+
+    def _fill_after_pause(self) -> None:
+        self.filling_in_burst = False
+        self._show_selection()
 
     @property
     def detail_pending(self) -> bool:
         """The detail panes are still to be filled for the current selection."""
-        return self._detail_due
+        return self._detail_due or self._fill_timer is not None
 
     @property
     def settling(self) -> bool:
@@ -341,7 +315,6 @@ class SessionScreen(SyncedScreen):
         if self._fill_timer is not None:
             self._fill_timer.stop()
             self._fill_timer = None
-        self._keys_came_faster = False
         if self.is_mounted:
             started = time.monotonic()
             self.show_detail(self.session.selected_row(self.VIEW))
