@@ -38,9 +38,8 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.binding import BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_layout, document_marks
@@ -65,6 +64,7 @@ from chunkscope.tui.widgets._marked_text import (
     shading_codes,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · gutter: offset, ●#n rank sent, ○#n not sent"
@@ -188,7 +188,7 @@ def rank_column_cells(result: QuestionResult | None) -> int:
     return 3 + len(str(deepest)) if deepest else 0
 
 
-class DocumentView(ScrollView, can_focus=True):
+class DocumentView(QuietScrollView, can_focus=True):
     """Scrollable view of one document showing chunk boundaries, gold spans, cuts and ranks."""
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
@@ -243,6 +243,7 @@ class DocumentView(ScrollView, can_focus=True):
         self._pending_top: int | None = None
         self._highlight: tuple[int, int] | None = None
         self._layout_width = 0
+        self._frame: tuple[int, int, int] | None = None
 
     # ----------------------------------------------------------------- public API
 
@@ -510,29 +511,45 @@ class DocumentView(ScrollView, can_focus=True):
 
     # ----------------------------------------------------------------- rendering
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The geometry every line needs, measured once per paint: each measure walks up the DOM.
+        self._frame = self._measure()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def _measure(self) -> tuple[int, int, int]:
+        """(content width, text width, top line) for rendering lines now."""
         self._check_styles()
         width = self.scrollable_content_region.width
-        layout = self._layout()
+        return width, max(1, width - self._gutter_width()), int(self.scroll_offset.y)
+
+    def render_line(self, y: int) -> Strip:
+        width, text_width, top = self._frame or self._measure()
         state = self._state
-        line = int(self.scroll_offset.y) + y
+        layout = state.layout(text_width) if state is not None and width > 0 else None
+        line = top + y
         if layout is None or state is None or line >= layout.line_count:
             return Strip.blank(width, self._styles.base)
-        text_width = self._text_width()
-        question_id = state.question.id if state.question else None
-        key = (state.document.id, line, text_width, question_id, state.serial, self._styles.generation)
-        text = self._lines.get(key)
-        if text is None:
-            text = self._render_text(state, layout, line, text_width)
-            self._lines.set(key, text)
-        gutter = self._render_gutter(state, layout, line, text_width)
-        return Strip.join([gutter, text]).crop_extend(0, width, self._styles.base)
+        start, end = layout.owned(line)
+        marked = self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]
+        key = (state.serial, line, width, text_width, marked, self._styles.generation)
+        strip = self._lines.get(key)
+        if strip is None:
+            segments = self._gutter_segments(state, layout, line, text_width, marked)
+            segments += self._text_segments(state, layout, line)
+            strip = Strip(segments).adjust_cell_length(width, self._styles.base)
+            self._lines.set(key, strip)
+        return strip
 
-    def _render_gutter(self, state: _RenderState, layout: WrappedText, line: int, text_width: int) -> Strip:
+    def _gutter_segments(
+        self, state: _RenderState, layout: WrappedText, line: int, text_width: int, marked: bool
+    ) -> list[Segment]:
         """The paragraph's starting offset on its first line, the rank tag of a chunk starting on the line,
         the highlight mark of the chunk picked in the ranked list."""
         gutter = self._gutter_width()
-        start, end = layout.owned(line)
+        start = layout.owned(line)[0]
         number = f"{start}" if state.layer.starts_paragraph(layout, line) else ""
         gutter_style = self._styles.component("gutter")
         digits = gutter - 2 - (state.rank_cells + 1 if state.rank_cells else 0)
@@ -543,15 +560,11 @@ class DocumentView(ScrollView, can_focus=True):
                 Segment(tag, self._styles.component(kind)),
                 Segment(" " * (state.rank_cells - cell_len(tag) + 1), gutter_style),
             ]
-        marker, marker_style = " ", gutter_style
-        if self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]:
-            marker, marker_style = "▌", self._styles.component("highlight")
-        return Strip([*segments, Segment(marker, marker_style)], gutter)
+        marker, marker_style = ("▌", self._styles.component("highlight")) if marked else (" ", gutter_style)
+        segments.append(Segment(marker, marker_style))
+        return segments
 
-    def _render_text(self, state: _RenderState, layout: WrappedText, line: int, width: int) -> Strip:
-        """One line of document text with its marker glyphs, padded to ``width`` cells."""
+    def _text_segments(self, state: _RenderState, layout: WrappedText, line: int) -> list[Segment]:
+        """One line of document text with its marker glyphs."""
         start, owned_end = layout.owned(line)
-        segments = state.text.segments(
-            start, int(layout.ends[line]), owned_end, self._code_style, self._styles.component
-        )
-        return Strip(segments).adjust_cell_length(width, self._styles.base)
+        return state.text.segments(start, int(layout.ends[line]), owned_end, self._code_style, self._styles.component)

@@ -17,7 +17,6 @@ from textual import events
 from textual.binding import BindingType
 from textual.cache import LRUCache
 from textual.geometry import Region, Size
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from chunkscope.analysis.compare import QuestionMove, state_of
@@ -26,6 +25,7 @@ from chunkscope.analysis.fragility import FRAGILE_MARK, NEARBY_MARK, FragilityRo
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
 from chunkscope.tui.state.rows import QuestionRow, Status
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 
 ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4
@@ -78,7 +78,7 @@ def single_line(text: str) -> str:
     return " ".join(text.split())
 
 
-class QuestionList(ScrollView, can_focus=True):
+class QuestionList(QuietScrollView, can_focus=True):
     """Questions with their state; the cursor row is the selected question."""
 
     DEFAULT_CSS = (Path(__file__).with_suffix(".tcss")).read_text(encoding="utf-8")
@@ -118,13 +118,15 @@ class QuestionList(ScrollView, can_focus=True):
         self._id_width = 4
         self._state_width = STATE_WIDTH
         self._strips: LRUCache[tuple[object, ...], Strip] = LRUCache(1024)
+        """Rendered rows by (index, width, cursor, focus); cleared on new rows and when the styles change."""
         self._base_styles: dict[bool, Style] = {}
         """The list's style with and without focus, until the styles change."""
         self._layered_styles: dict[tuple[Style, str], Style] = {}
         """A base style with a component class's style over it, until the styles change."""
         self._queries: LRUCache[tuple[str, int], str] = LRUCache(4096)
         """Each query as one line cut to a width (measuring Japanese text cell by cell is slow)."""
-        """Rendered rows by (index, width, cursor, focus); cleared on new rows and when the styles change."""
+        self._frame: tuple[int, int, bool] | None = None
+        """(width, top row, focused) while a paint renders rows."""
 
     @property
     def current(self) -> QuestionRow | None:
@@ -228,13 +230,21 @@ class QuestionList(ScrollView, can_focus=True):
             style = self._base_styles[focused] = self.rich_style
         return style
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Measured once per paint (each measure walks up the DOM), not once per row.
+        self._frame = (self.scrollable_content_region.width, int(self.scroll_y), self.has_focus)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
     def render_line(self, y: int) -> Strip:
-        index = y + int(self.scroll_y)
-        width = self.scrollable_content_region.width
+        width, top, focused = self._frame or (self.scrollable_content_region.width, int(self.scroll_y), self.has_focus)
+        index = y + top
         if index >= len(self.rows):
             return Strip.blank(width, self._base_style())
         row = self.rows[index]
-        key = (index, width, index == self.cursor, self.has_focus)
+        key = (index, width, index == self.cursor, focused)
         strip = self._strips.get(key)
         if strip is None:
             base = self._base_style()

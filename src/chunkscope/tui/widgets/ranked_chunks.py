@@ -23,10 +23,9 @@ from rich.segment import Segment
 from textual import events
 from textual.binding import BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from chunkscope.model import Chunk, Corpus, Question
@@ -37,6 +36,7 @@ from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import truncate
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
@@ -54,7 +54,7 @@ class _Line:
     hit: int | None
 
 
-class RankedChunksView(ScrollView, can_focus=True):
+class RankedChunksView(QuietScrollView, can_focus=True):
     """The ranked hits of one question under one configuration."""
 
     DEFAULT_CSS = Path(__file__).with_suffix(".tcss").read_text(encoding="utf-8")
@@ -125,6 +125,10 @@ class RankedChunksView(ScrollView, can_focus=True):
         question shown before costs no rebuilding."""
         self._highlighted = 0
         self._styles = ComponentStyles(self, "ranked-chunks")
+        self._rows: dict[tuple[int, bool, int], Strip] = {}
+        """Each shown row with its cursor column, by (row, cursor on it, width), for the rows laid out now."""
+        self._frame: tuple[int, int] | None = None
+        """(width, top row) while a paint renders lines."""
 
     # ----------------------------------------------------------------- public API
 
@@ -267,6 +271,7 @@ class RankedChunksView(ScrollView, can_focus=True):
         if key != self._built_for:
             self._built_for = key
             self._lines, self._hit_lines, self._next_hit = [], {}, 0
+            self._rows = {}
             if self._result is None or self._decisions is None or width <= 0:
                 self._header = []
                 self._set_content_height(width, 0)
@@ -374,14 +379,32 @@ class RankedChunksView(ScrollView, can_focus=True):
             return Strip([Segment("▌", self._styles.component("cursor"))], 1)
         return Strip([Segment(" ", self._styles.base)], 1)
 
-    def render_line(self, y: int) -> Strip:
-        self._check_styles()
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Laid out and measured once per paint (each measure walks up the DOM), not once per line.
         self._rebuild()
-        width = self._width()
+        self._frame = (self._width(), int(self.scroll_offset.y))
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._frame = None
+
+    def render_line(self, y: int) -> Strip:
+        if self._frame is None:
+            self._rebuild()
+        width, top = self._frame or (self._width(), int(self.scroll_offset.y))
         if y < len(self._header):
             return self._header[y]
-        line = int(self.scroll_offset.y) + y - len(self._header)
+        line = top + y - len(self._header)
         if line < 0 or line >= len(self._lines):
             return Strip.blank(width, self._styles.base)
-        strip = Strip.join([self._cursor(line), self._lines[line].strip])
-        return strip.crop_extend(0, width, self._styles.base)
+        row = self._lines[line]
+        on_cursor = row.hit is not None and row.hit == self._highlighted
+        key = (line, on_cursor, width)
+        strip = self._rows.get(key)
+        if strip is None:
+            cursor = Segment("▌", self._styles.component("cursor")) if on_cursor else Segment(" ", self._styles.base)
+            strip = Strip([cursor, *row.strip], row.strip.cell_length + 1)
+            if strip.cell_length != width:
+                strip = strip.crop_extend(0, width, self._styles.base)
+            self._rows[key] = strip
+        return strip

@@ -1,0 +1,208 @@
+"""Scroll views that repaint only what changed: scrollbar rows, and rows whose content was painted before.
+
+Textual repaints a scrollbar whole whenever its position or sizes change, and painting one
+costs about as much per row as a row of text. Stepping through questions changes them on every
+step (the list scrolls by one row; the ranked chunks and the document get a new length), yet
+the thumb of a 4,000-row list moves one eighth of a cell every dozen rows: most steps change
+nothing in the picture, and the others one or two rows.
+
+A scroll repaints every row of the view, each through Textual's styling (borders, padding,
+colour filters) and compositing, though all but one show content painted a step before, one
+row up: the finished row of a content strip painted before is reused wherever it shows now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Self
+
+from rich.color import Color
+from rich.segment import Segment, Segments
+from rich.style import Style
+from rich.terminal_theme import TerminalTheme
+from textual._ansi_theme import DEFAULT_TERMINAL_THEME
+from textual._styles_cache import RenderLineCallback, StylesCache
+from textual.color import Color as TextualColor
+from textual.content import Content
+from textual.css.styles import StylesBase
+from textual.filter import LineFilter
+from textual.geometry import Region, Size, Spacing
+from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.strip import Strip
+from textual.style import Style as ContentStyle
+
+Picture = tuple[Size, tuple[Segment, ...]]
+"""What a vertical scrollbar shows: its size and one segment per row (text and style)."""
+
+
+class QuietScrollBar(ScrollBar):
+    """A vertical scrollbar whose plain refreshes repaint only the rows whose segments changed."""
+
+    _painted: Picture | None = None
+    """The picture as last asked to be painted (None: unknown, paint all)."""
+
+    def picture(self) -> Picture | None:
+        """The rows the next paint would show, computed as ``ScrollBarRender`` lays them out; None when the
+        bar is not the stock renderer's (then every refresh repaints)."""
+        renderable = self.render()
+        if not isinstance(renderable, ScrollBarRender) or not isinstance(renderable.style, Style):
+            return None
+        width, height = self.size
+        style = renderable.style
+        bar = renderable.render_bar(
+            size=height,
+            virtual_size=renderable.virtual_size,
+            window_size=renderable.window_size,
+            position=renderable.position,
+            thickness=width,
+            vertical=True,
+            back_color=style.bgcolor or Color.parse("#555555"),
+            bar_color=style.color or Color.parse("bright_magenta"),
+        )
+        assert isinstance(bar, Segments)
+        return self.size, tuple(bar.segments)
+
+    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False) -> Self:
+        if regions or layout or recompose or not repaint or not self.is_mounted or not self.vertical:
+            self._painted = None
+            return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        picture = self.picture()
+        painted, self._painted = self._painted, picture
+        if picture is None or painted is None or painted[0] != picture[0] or len(painted[1]) != len(picture[1]):
+            return super().refresh()
+        changed = [y for y, (old, new) in enumerate(zip(painted[1], picture[1], strict=True)) if old != new]
+        if changed:
+            width = picture[0].width
+            super().refresh(*(Region(0, y, width, 1) for y in changed))
+        return self
+
+
+class ReusingStylesCache(StylesCache):
+    """Textual's styling of a widget's rows, reusing the finished row of a content strip styled before.
+
+    A content row's finished form (left and right borders, padding, tint, the colour filters after it)
+    depends only on its content strip and on what every row of the widget shares (sizes, colours,
+    styles): those are compared once per paint, and the rows kept while they stay the same.
+    """
+
+    KEPT = 1024
+    """Finished rows kept (a few screens of rows); all are dropped beyond that."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._finished: dict[int, tuple[Strip, Strip]] = {}
+        """id(content strip) -> (that strip, its finished row): the strip is held so its id stays its own."""
+        self._shared: tuple[object, ...] | None = None
+        self._content_rows = range(0)
+
+    def render(
+        self,
+        styles: StylesBase,
+        size: Size,
+        base_background: TextualColor,
+        background: TextualColor,
+        render_content_line: RenderLineCallback,
+        filters: Sequence[LineFilter],
+        border_title: tuple[Content, TextualColor, TextualColor, ContentStyle] | None,
+        border_subtitle: tuple[Content, TextualColor, TextualColor, ContentStyle] | None,
+        content_size: Size | None = None,
+        padding: Spacing | None = None,
+        crop: Region | None = None,
+        opacity: float = 1.0,
+        ansi_theme: TerminalTheme = DEFAULT_TERMINAL_THEME,
+        native_ansi: bool = False,
+    ) -> list[Strip]:
+        shared = (
+            size,
+            content_size,
+            padding,
+            base_background,
+            background,
+            opacity,
+            native_ansi,
+            ansi_theme,
+            styles.border,
+            styles.outline,
+            styles.tint,
+            styles.text_opacity,
+            styles.hatch if styles.has_rule("hatch") else None,
+        )
+        if shared != self._shared:
+            self._shared = shared
+            self._finished.clear()
+        gutter = styles.gutter
+        height = size.height
+        first, last = gutter.top, height - gutter.bottom
+        if styles.outline.top[0]:
+            first = max(first, 1)
+        if styles.outline.bottom[0]:
+            last = min(last, height - 1)
+        self._content_rows = range(first, min(last, first + (content_size or size).height))
+        return super().render(
+            styles,
+            size,
+            base_background,
+            background,
+            render_content_line,
+            filters,
+            border_title,
+            border_subtitle,
+            content_size=content_size,
+            padding=padding,
+            crop=crop,
+            opacity=opacity,
+            ansi_theme=ansi_theme,
+            native_ansi=native_ansi,
+        )
+
+    def render_line(
+        self,
+        styles: StylesBase,
+        y: int,
+        size: Size,
+        content_size: Size,
+        padding: Spacing,
+        base_background: TextualColor,
+        background: TextualColor,
+        render_content_line: Callable[[int], Strip],
+        border_title: tuple[Content, TextualColor, TextualColor, ContentStyle] | None,
+        border_subtitle: tuple[Content, TextualColor, TextualColor, ContentStyle] | None,
+        opacity: float,
+        ansi_theme: TerminalTheme,
+        native_ansi: bool,
+    ) -> Strip:
+        arguments = (styles, y, size, content_size, padding, base_background, background)
+        labels = (border_title, border_subtitle, opacity, ansi_theme, native_ansi)
+        if y not in self._content_rows:
+            return super().render_line(*arguments, render_content_line, *labels)
+        content = render_content_line(y - self._content_rows.start)
+        kept = self._finished.get(id(content))
+        if kept is not None and kept[0] is content:
+            return kept[1]
+        finished = super().render_line(*arguments, lambda _: content, *labels)
+        if len(self._finished) >= self.KEPT:
+            self._finished.clear()
+        self._finished[id(content)] = (content, finished)
+        return finished
+
+
+class QuietScrollView(ScrollView):
+    """A scroll view whose vertical scrollbar is a :class:`QuietScrollBar` and whose rows are styled
+    through a :class:`ReusingStylesCache`."""
+
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._styles_cache = ReusingStylesCache()
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        # Widget.vertical_scrollbar with the quiet bar: Textual makes the bar the first time it is asked for.
+        if self._vertical_scrollbar is None:
+            bar = QuietScrollBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
