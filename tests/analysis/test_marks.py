@@ -128,6 +128,15 @@ def test_query_matches_japanese_bigrams() -> None:
     assert query_matches("寒帯ジェット気流の位置", "ジェット気流はどこ？") == ((2, 8),)
 
 
+def test_query_matches_every_occurrence_of_words_and_bigrams_in_one_query() -> None:
+    # 気流 stands at 0..2, 3..5 and 6..8 (と and の between: no query bigram); jet at 9..12 and 18..21
+    # but not inside jets (13..17); the query's repeated 気流 counts once.
+    text = "気流と気流の気流 jet jets jet"
+    assert query_matches(text, "気流 気流 JET") == ((0, 2), (3, 5), (6, 8), (9, 12), (18, 21))
+    # The same query on another text (its tokens are reused) and shifted by an offset.
+    assert query_matches("ジェット気流", "気流 気流 JET", offset=10) == ((14, 16),)
+
+
 def test_query_matches_normalise_full_width() -> None:
     # ＲＸ－２００ is rx-200 after NFKC + lower: tokens rx (2..4) and 200 (5..8), '－' between them
     assert query_matches("型番ＲＸ－２００です", "RX-200") == ((2, 4), (5, 8))

@@ -345,30 +345,52 @@ def query_matches(text: str, query: str, offset: int = 0) -> tuple[Range, ...]:
     """Ranges of ``text`` matching a token of ``query`` (rule in the module docstring), shifted by ``offset``.
 
     Texts are indexed once and the index cached (the last few long ones, documents, and many
-    short ones, chunks), so each new query costs a lookup per query token.
+    short ones, chunks), and so are a query's tokens, so each new text costs one dictionary
+    lookup per word token and one vectorised search for all bigram tokens.
     """
-    tokens = set(DefaultTokenizer()(query))
-    if not tokens or not text:
+    words, pair_codes, pair_lengths = _query_tokens(query)
+    if not (words or pair_codes.size) or not text:
         return ()
     index = _long_text_index(text) if len(text) >= _LONG_TEXT else _short_text_index(text)
-    starts: list[np.ndarray] = []
-    ends: list[np.ndarray] = []
-    for token in tokens:
-        if token[0] < "\u0080" or len(token) == 1:
-            found = np.array(index.words.get(token, ()), dtype=np.int64)
-        else:
-            code = (ord(token[0]) << 21) | ord(token[1])
-            low = np.searchsorted(index.pair_codes, code, side="left")
-            high = np.searchsorted(index.pair_codes, code, side="right")
-            found = index.pair_starts[low:high]
-        starts.append(found)
-        ends.append(found + len(token))
-    start_array, end_array = np.concatenate(starts), np.concatenate(ends)
+    start_list: list[int] = []
+    end_list: list[int] = []
+    for token in words:
+        for start in index.words.get(token, ()):
+            start_list.append(start)
+            end_list.append(start + len(token))
+    pair_starts, pair_ends = _pair_matches(index, pair_codes, pair_lengths)
+    start_array = np.concatenate((np.array(start_list, dtype=np.int64), pair_starts))
+    end_array = np.concatenate((np.array(end_list, dtype=np.int64), pair_ends))
     if not start_array.size:
         return ()
     if index.origin is not None:
         start_array, end_array = index.origin[start_array], index.origin[end_array - 1] + 1
     return _merge_arrays(start_array + offset, end_array + offset)
+
+
+@lru_cache(maxsize=64)
+def _query_tokens(query: str) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """A query's distinct tokens: those matched as words, and the others' bigram codes and lengths."""
+    tokens = dict.fromkeys(DefaultTokenizer()(query))
+    words = tuple(token for token in tokens if token[0] < "\u0080" or len(token) == 1)
+    pairs = [token for token in tokens if not (token[0] < "\u0080" or len(token) == 1)]
+    codes = np.array([(ord(token[0]) << 21) | ord(token[1]) for token in pairs], dtype=np.int64)
+    lengths = np.array([len(token) for token in pairs], dtype=np.int64)
+    return words, codes, lengths
+
+
+def _pair_matches(index: _TokenIndex, codes: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets (in the index's normalised text) of every occurrence of each bigram code."""
+    low = np.searchsorted(index.pair_codes, codes, side="left")
+    high = np.searchsorted(index.pair_codes, codes, side="right")
+    counts = high - low
+    total = int(counts.sum())
+    # Positions low[i] .. high[i] - 1 of every code, in one gather: each run's first position, repeated
+    # over the run, plus the offset within it.
+    run_starts = np.cumsum(counts) - counts
+    positions = np.repeat(low - run_starts, counts) + np.arange(total, dtype=np.int64)
+    found = index.pair_starts[positions].astype(np.int64, copy=False)
+    return found, found + np.repeat(lengths, counts)
 
 
 def _merge_arrays(starts: np.ndarray, ends: np.ndarray) -> tuple[Range, ...]:
