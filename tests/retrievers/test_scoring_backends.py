@@ -114,6 +114,20 @@ def test_top_rows_matches_top_hits() -> None:
         assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
 
 
+@pytest.mark.parametrize("columns", [1024, 1000, 4097])
+def test_top_rows_by_blocks_matches_top_hits(columns: int) -> None:
+    # Wide rows take the block-maxima route; few distinct values make ties across and within blocks.
+    generator = np.random.default_rng(columns)
+    scores = generator.choice([0.0, -1.0, 0.5, 1.0, 2.0, 3.0], size=(12, columns), p=[0.5, 0.1, 0.2, 0.1, 0.07, 0.03])
+    scores[0] = 0.0
+    scores[1, :] = -1.0
+    scores[1, -1] = 0.25
+    scores[2] = generator.random(columns)
+    tie_break = generator.permutation(columns)
+    for depth in (1, 3, 20):
+        assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 9), max_size=15), min_size=1, max_size=8))
 def test_postings_builders_agree(compiled: ModuleType, token_lists: list[list[int]]) -> None:
