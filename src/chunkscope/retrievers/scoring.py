@@ -184,6 +184,7 @@ def query_by_query_scores(
 def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Ranking]:
     """Each row's ``depth`` best columns with a score above 0, by score descending then tie-break."""
     rows_count, columns = scores.shape
+    # With at least four blocks per hit, most blocks of a row cannot hold a hit and are never scanned.
     if depth > 0 and columns > TOP_BLOCK * depth * 4:
         rows, cols = _block_candidates(scores, depth)
     else:
