@@ -114,6 +114,53 @@ def test_top_rows_matches_top_hits() -> None:
         assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
 
 
+@pytest.mark.parametrize("columns", [1024, 1000, 4097])
+def test_top_rows_by_blocks_matches_top_hits(columns: int) -> None:
+    # Wide rows take the block-maxima route; few distinct values make ties across and within blocks.
+    generator = np.random.default_rng(columns)
+    scores = generator.choice([0.0, -1.0, 0.5, 1.0, 2.0, 3.0], size=(12, columns), p=[0.5, 0.1, 0.2, 0.1, 0.07, 0.03])
+    scores[0] = 0.0
+    scores[1, :] = -1.0
+    scores[1, -1] = 0.25
+    scores[2] = generator.random(columns)
+    tie_break = generator.permutation(columns)
+    for depth in (1, 3, 20):
+        assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
+
+
+def test_wide_postings_rank_as_the_oracle(compiled: ModuleType) -> None:
+    # Thousands of units and lists in most of them: the numpy path takes its rows' block maxima.
+    generator = np.random.default_rng(11)
+    unit_count, term_count = 3000, 40
+    lists = [
+        np.sort(generator.choice(unit_count, generator.integers(1, unit_count), replace=False))
+        for _ in range(term_count)
+    ]
+    pointers = np.concatenate(([0], np.cumsum([len(units) for units in lists]))).astype(np.int64)
+    units = np.concatenate(lists).astype(np.int32)
+    # Weights of a few values, so that many sums tie; a zero weight scores no unit above 0 on its own.
+    weights = generator.choice([0.0, 0.125, 0.5, 1.0, 1.5], size=len(units))
+    tie_break = generator.permutation(unit_count).astype(np.int64)
+    queries = [generator.integers(0, term_count, generator.integers(0, 12)).tolist() for _ in range(30)]
+    for depth in (1, 5, 20):
+        expected = brute_force(pointers, units, weights, unit_count, tie_break, queries, depth)
+        args = (pointers, units, weights, unit_count, tie_break, QueryTerms.of(queries), depth)
+        assert rank_queries_numpy(*args) == expected
+        assert compiled.rank_queries(*args) == expected
+
+
+@pytest.mark.jsquad
+def test_jsquad_rankings_equal_each_query_scored_alone(jsquad: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # About 2,500 chunks: wide enough rows for the block maxima at depth 5.
+    units = chunk_corpus(parse_chunker("fixed:size=100"), jsquad.corpus).units
+    monkeypatch.setenv("CHUNKSCOPE_BACKEND", "numpy")
+    index = build_index(BM25(), units, jsquad.corpus)
+    questions = jsquad.questions.questions[::10]
+    rankings = index.rank(questions, 5)
+    tie_break = tie_break_positions(units)
+    assert rankings == [top_hits(index.scores(q.query), tie_break, 5) for q in questions]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 9), max_size=15), min_size=1, max_size=8))
 def test_postings_builders_agree(compiled: ModuleType, token_lists: list[list[int]]) -> None:

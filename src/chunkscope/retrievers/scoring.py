@@ -38,6 +38,9 @@ gathering 400 postings into a batch)."""
 LOADED_MIN_WORK = 100_000
 """Once the compiled path is loaded, it is used from this much work on."""
 
+TOP_BLOCK = 64
+"""Columns per block when finding a row's best scores: its blocks' maxima are read first."""
+
 BACKEND_ENV = "CHUNKSCOPE_BACKEND"
 COMPILED_MODULE = "chunkscope.retrievers.compiled"
 
@@ -181,12 +184,16 @@ def query_by_query_scores(
 def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Ranking]:
     """Each row's ``depth`` best columns with a score above 0, by score descending then tie-break."""
     rows_count, columns = scores.shape
-    if columns > depth:
-        kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth]
-        keep = (scores >= kth[:, None]) & (scores > 0)
+    # With at least four blocks per hit, most blocks of a row cannot hold a hit and are never scanned.
+    if depth > 0 and columns > TOP_BLOCK * depth * 4:
+        rows, cols = _block_candidates(scores, depth)
     else:
-        keep = scores > 0
-    rows, cols = np.nonzero(keep)
+        if columns > depth:
+            kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth]
+            keep = (scores >= kth[:, None]) & (scores > 0)
+        else:
+            keep = scores > 0
+        rows, cols = np.nonzero(keep)
     values = scores[rows, cols]
     order = np.lexsort((tie_break[cols], -values, rows))
     rows, cols, values = rows[order], cols[order], values[order]
@@ -199,3 +206,29 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
     bounds = np.concatenate(([0], np.cumsum(taken))).tolist()
     spans = list(itertools.pairwise(bounds))
     return list(map(Ranking, (tuple(cols_list[a:b]) for a, b in spans), (tuple(values_list[a:b]) for a, b in spans)))
+
+
+def _block_candidates(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row, column) of every score above 0 that may be among its row's ``depth`` best, found by blocks.
+
+    Each row's ``depth``-th greatest block maximum is at most its ``depth``-th greatest score (those
+    blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it are
+    read, and in them the columns reaching it: far fewer than every column of every row.
+    """
+    rows_count, columns = scores.shape
+    full = columns // TOP_BLOCK
+    maxima = np.empty((rows_count, full + (columns > full * TOP_BLOCK)))
+    np.max(scores[:, : full * TOP_BLOCK].reshape(rows_count, full, TOP_BLOCK), axis=2, out=maxima[:, :full])
+    if maxima.shape[1] > full:
+        np.max(scores[:, full * TOP_BLOCK :], axis=1, out=maxima[:, full])
+    blocks = maxima.shape[1]
+    floor = np.partition(maxima, blocks - depth, axis=1)[:, blocks - depth]
+    rows, reached = np.nonzero((maxima >= floor[:, None]) & (maxima > 0))
+    starts = reached * TOP_BLOCK
+    lengths = np.minimum(starts + TOP_BLOCK, columns) - starts
+    ends = np.cumsum(lengths)
+    cols = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lengths), lengths)
+    rows = np.repeat(rows, lengths)
+    values = scores[rows, cols]
+    kept = (values >= floor[rows]) & (values > 0)
+    return rows[kept], cols[kept]
