@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 from textual import work
 from textual.actions import ActionParseResult
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import BindingType
 from textual.dom import DOMNode
 from textual.screen import Screen
@@ -377,8 +377,12 @@ class ChunkscopeApp(App[None]):
         """The status line shows the session's progress as it is now (the latest report)."""
         self._progress_due = None
         self._progress_shown_at = time.monotonic()
-        if isinstance(self.screen, SyncedScreen) and self.screen.ready:
-            self.screen.sync_status()
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            return  # the app is closing: its screens went before this timer fired
+        if isinstance(screen, SyncedScreen) and screen.ready:
+            screen.sync_status()
 
     def on_evaluation_finished(self, message: messages.EvaluationFinished) -> None:
         if self.job is not None and message.job == self.job.number:
