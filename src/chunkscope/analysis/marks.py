@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from chunkscope.arrays import run_positions
 from chunkscope.model import Chunk, Document, Question, Span
 from chunkscope.pipeline.locate import cut_offsets, cut_spans, held_whole
 from chunkscope.results import DeliveredChunk, QuestionResult, RankedChunk
@@ -384,12 +385,8 @@ def _pair_matches(index: _TokenIndex, codes: np.ndarray, lengths: np.ndarray) ->
     low = np.searchsorted(index.pair_codes, codes, side="left")
     high = np.searchsorted(index.pair_codes, codes, side="right")
     counts = high - low
-    total = int(counts.sum())
-    # Positions low[i] .. high[i] - 1 of every code, in one gather: each run's first position, repeated
-    # over the run, plus the offset within it.
-    run_starts = np.cumsum(counts) - counts
-    positions = np.repeat(low - run_starts, counts) + np.arange(total, dtype=np.int64)
-    found = index.pair_starts[positions].astype(np.int64, copy=False)
+    # Positions low[i] .. high[i] - 1 of every code, in one gather.
+    found = index.pair_starts[run_positions(low, counts)].astype(np.int64, copy=False)
     return found, found + np.repeat(lengths, counts)
 
 

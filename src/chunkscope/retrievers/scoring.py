@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from chunkscope.arrays import run_positions
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import REPORT_EVERY, Progress
 from chunkscope.retrievers.query_terms import QueryTerms
@@ -147,10 +148,9 @@ def batch_scores(
     """Scores (queries x units) of a batch of queries."""
     terms = queries.terms
     counts = pointers[terms + 1] - pointers[terms]
-    ends = np.cumsum(counts)
-    total = int(ends[-1]) if len(ends) else 0
     # Posting positions term by term: one index array instead of a slice per term.
-    positions = np.arange(total) + np.repeat(pointers[terms] - (ends - counts), counts)
+    positions = run_positions(pointers[terms], counts)
+    total = len(positions)
     owner = np.repeat(np.repeat(np.arange(len(queries), dtype=np.int64) * unit_count, queries.sizes()), counts)
     cells = owner + units[positions]
     values = np.ones(total) if weights is None else weights[positions]
@@ -226,8 +226,7 @@ def _block_candidates(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.nd
     rows, reached = np.nonzero((maxima >= floor[:, None]) & (maxima > 0))
     starts = reached * TOP_BLOCK
     lengths = np.minimum(starts + TOP_BLOCK, columns) - starts
-    ends = np.cumsum(lengths)
-    cols = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - (ends - lengths), lengths)
+    cols = run_positions(starts, lengths)
     rows = np.repeat(rows, lengths)
     values = scores[rows, cols]
     kept = (values >= floor[rows]) & (values > 0)

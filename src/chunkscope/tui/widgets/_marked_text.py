@@ -17,6 +17,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from chunkscope.analysis.marks import ChunkExtent, TextMarks
+from chunkscope.arrays import run_positions
 
 ODD = 1
 OVERLAP = 2
@@ -90,9 +91,7 @@ def _positions(ranges: Sequence[tuple[int, int]], start: int, length: int) -> np
     bounds, lengths = bounds[keep], lengths[keep]
     if not lengths.size:
         return np.zeros(0, dtype=np.int64)
-    before = np.cumsum(lengths) - lengths
-    positions: np.ndarray = np.arange(int(lengths.sum()), dtype=np.int64) + np.repeat(bounds[:, 0] - before, lengths)
-    return positions
+    return run_positions(bounds[:, 0], lengths)
 
 
 def _coverage_depth(ranges: Sequence[tuple[int, int]], length: int) -> np.ndarray:
