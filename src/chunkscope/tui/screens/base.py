@@ -8,6 +8,7 @@ request message upward, so they never import the screens they open.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Unpack
 
 from rich.text import Text
@@ -46,6 +47,12 @@ BURST_GAP = 0.04
 wait for a pause this long."""
 BURST_STALE = 0.2
 """During a burst the detail panes are still filled when they are older than this (seconds)."""
+PREPARE_AFTER = 0.05
+"""Seconds after the detail panes are filled (and painted) before the likely next questions are prepared."""
+
+
+def _any_row(row: QuestionRow) -> bool:
+    return True
 
 
 def waiting_text(session: Session) -> Text:
@@ -105,6 +112,12 @@ class SessionScreen(SyncedScreen):
     """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
+    _prepare_timer: Timer | None = None
+    """Starts preparing the likely next questions' detail once the panes are filled and painted."""
+    _to_prepare: tuple[Callable[[], None], ...] = ()
+    """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop."""
+    _last_step: tuple[bool, int] | None = None
+    """The last key's step through the list: (to a row n / N stops at, 1 or -1); None after a jump."""
     _early_steps: tuple[int, ...] = ()
     """n / N pressed before the first results were listed, applied when they are."""
     _footer_evaluating = False
@@ -135,6 +148,15 @@ class SessionScreen(SyncedScreen):
     def compare(self) -> bool:
         """True in the split view."""
         return self.VIEW == "compare"
+
+    def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
+        """Work (each piece a few milliseconds) after which showing ``row`` in the detail panes costs little:
+        what showing it computes, into the panes' caches. None by default."""
+        return ()
+
+    def reserve_panels(self, rows: Sequence[QuestionRow]) -> None:
+        """Let the detail's panels grow now to fit ``rows`` (the question the same key would show next), so
+        stepping on lays the screen out only while the user reads. Nothing by default."""
 
     def wanted_for_next(self, row: QuestionRow) -> bool:
         """Rows that n / N stop at."""
@@ -257,6 +279,10 @@ class SessionScreen(SyncedScreen):
 
     def list_moved(self, row: QuestionRow) -> None:
         """The user moved the list's cursor (keys, mouse): that row is the selection now."""
+        before = self.session.position(self.VIEW, self.session.selected_id)
+        after = self.session.position(self.VIEW, row.question.id)
+        moved = None if before is None or after is None else after - before
+        self._last_step = (False, moved) if moved in (1, -1) else None
         self.session.selected_id = row.question.id
         self.selection_changed()
 
@@ -267,9 +293,16 @@ class SessionScreen(SyncedScreen):
 
     def selection_changed(self) -> None:
         """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
+        self._stop_preparing()
         self.chunk_note = ""
         self.sync_status()
-        self.schedule_detail(self._in_burst)
+        if self._in_burst:
+            self.schedule_detail(burst=True)
+        else:
+            # One key at a time: the panes are filled in this turn, so the list, the status line and the
+            # panes change in one paint. Textual repaints the box around all changed regions: a paint of
+            # the list and the status line alone draws every line of the detail panes again.
+            self._show_selection()
 
     def schedule_detail(self, burst: bool = False) -> None:
         """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
@@ -321,6 +354,45 @@ class SessionScreen(SyncedScreen):
             self.refocus_document = False
             self._filled_at = time.monotonic()
             self._fill_seconds = self._filled_at - started
+            self._prepare_soon()
+
+    # -- preparing the questions a key will most likely show next (while the user reads this one)
+
+    def _prepare_soon(self) -> None:
+        """Prepare the neighbouring questions' detail once this one is painted, unless a key comes first."""
+        self._stop_preparing()
+        self._prepare_timer = self.set_timer(PREPARE_AFTER, self._start_preparing)
+
+    def _stop_preparing(self) -> None:
+        if self._prepare_timer is not None:
+            self._prepare_timer.stop()
+            self._prepare_timer = None
+        self._to_prepare = ()
+
+    def _start_preparing(self) -> None:
+        self._prepare_timer = None
+        rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
+        likely = self._likely_next()
+        self.reserve_panels(() if likely is None else (likely,))
+        self._to_prepare = tuple(work for row in rows for work in self.prepare_detail(row))
+        self._prepare_next()
+
+    def _likely_next(self) -> QuestionRow | None:
+        """The row the same key as the last one would select: the user steps on the way they stepped."""
+        if self._last_step is None:
+            return None
+        to_wanted, step = self._last_step
+        return self.session.step_target(self.VIEW, step, self.wanted_for_next if to_wanted else _any_row)
+
+    def _prepare_next(self) -> None:
+        """One piece of the preparation, then the next after whatever the message queue holds (keys first)."""
+        if not self._to_prepare or not self.is_mounted:
+            self._to_prepare = ()
+            return
+        work, self._to_prepare = self._to_prepare[0], self._to_prepare[1:]
+        work()
+        if self._to_prepare:
+            self.call_later(self._prepare_next)
 
     def where_text(self) -> str:
         """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""
@@ -445,6 +517,7 @@ class SessionScreen(SyncedScreen):
             self._early_steps = (*self._early_steps, step)
             return
         row = session.step_selection(self.VIEW, step, self.wanted_for_next)
+        self._last_step = (True, step)
         if row is None:
             self.notify("No failing question in this list.", severity="warning")
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -127,6 +128,26 @@ class InspectScreen(SessionScreen):
         question_panel.show(question_line(row, config), shrink=not self.filling_in_burst)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
+
+    def reserve_panels(self, rows: Sequence[QuestionRow]) -> None:
+        shown = self.session.a.shown
+        if shown is not None:
+            panel = self.query_one("#inspect-question", FittedPanel)
+            panel.reserve([question_line(row, shown.config) for row in rows])
+
+    def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
+        shown = self.session.a.shown
+        if shown is None:
+            return ()
+        config, result, question = shown.config, shown.questions[row.index], row.question
+        session, ranked, document_view = self.session, self.query_one(RankedChunksView), self.query_one(DocumentView)
+
+        def prepare_document() -> None:
+            doc_id = question.gold_spans[0].doc
+            chunks = session.document_chunks(config, doc_id)
+            document_view.prepare(session.dataset.corpus.by_id[doc_id], chunks, result, question)
+
+        return (lambda: ranked.prepare(question, result, config, session.dataset.corpus), prepare_document)
 
     def selected_and_shown(self, waiting: str) -> tuple[QuestionRow, Config] | None:
         """The selected row and the shown configuration; None (saying ``waiting``) before the first results."""

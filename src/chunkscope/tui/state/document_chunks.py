@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 from chunkscope.model import Chunk
-from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.pipeline.evaluate import Evaluator, IndexedChunking
 from chunkscope.results import Config
+
+DOCUMENTS_KEPT = 64
+"""Documents whose chunk tuples are kept (per chunker): the same tuple for every question on a document."""
 
 
 class DocumentChunks:
@@ -17,10 +22,29 @@ class DocumentChunks:
 
     def __init__(self, evaluator: Evaluator) -> None:
         self._evaluator = evaluator
+        self._kept: OrderedDict[tuple[str, str], tuple[Chunk, ...]] = OrderedDict()
 
     def of(self, config: Config, doc_id: str) -> tuple[Chunk, ...]:
-        """The retrieval units of one document under ``config``, sorted by (start, end), ties in chunking order."""
-        indexed = self._evaluator.chunking(config.chunker)
+        """The retrieval units of one document under ``config``, sorted by (start, end), ties in chunking order.
+
+        The same tuple every time: the document view caches its wrapped layout and shading per tuple,
+        so every question on a document reuses them. A chunker spec always makes the same chunks, so
+        the tuple stays right when the chunking is evicted and built again; only the few kept
+        documents' chunks stay alive with it.
+        """
+        key = (config.chunker, doc_id)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept
+        chunks = self._units_of(self._evaluator.chunking(config.chunker), doc_id)
+        self._kept[key] = chunks
+        if len(self._kept) > DOCUMENTS_KEPT:
+            self._kept.popitem(last=False)
+        return chunks
+
+    @staticmethod
+    def _units_of(indexed: IndexedChunking, doc_id: str) -> tuple[Chunk, ...]:
         # The retrieval units: the children of a parent-child chunking, whose own locator is unit_locator.
         locator = indexed.locator if indexed.unit_locator is None else indexed.unit_locator
         units = locator.units

@@ -247,11 +247,35 @@ class Session:
     def step_selection(self, view: ViewName, step: int, wanted: Callable[[QuestionRow], bool]) -> QuestionRow | None:
         """Select the next (``step`` 1) or previous (-1) row of the view's list that ``wanted`` accepts,
         counting from the selection (wrapping around); returns it, or None (the selection stays)."""
-        listing = self._listing(view)
-        row = step_through(listing.rows, self.position(view, self.selected_id), step, wanted)
+        row = self.step_target(view, step, wanted)
         if row is not None:
             self.selected_id = row.question.id
         return row
+
+    def step_target(self, view: ViewName, step: int, wanted: Callable[[QuestionRow], bool]) -> QuestionRow | None:
+        """The row :meth:`step_selection` would select (the selection does not move)."""
+        return step_through(self._listing(view).rows, self.position(view, self.selected_id), step, wanted)
+
+    def neighbours(self, view: ViewName, wanted: Callable[[QuestionRow], bool]) -> tuple[QuestionRow, ...]:
+        """The rows the next key most likely selects, likeliest first: the next row ``wanted`` accepts (``n``),
+        the rows below and above (the arrows), the previous accepted row (``N``); without the selection and repeats."""
+        rows = self._listing(view).rows
+        current = self.position(view, self.selected_id)
+        if current is None:
+            return ()
+        candidates = [
+            self.step_target(view, 1, wanted),
+            rows[current + 1] if current + 1 < len(rows) else None,
+            rows[current - 1] if current > 0 else None,
+            self.step_target(view, -1, wanted),
+        ]
+        seen = {self.selected_id}
+        found = []
+        for row in candidates:
+            if row is not None and row.question.id not in seen:
+                seen.add(row.question.id)
+                found.append(row)
+        return tuple(found)
 
     def set_filter(self, view: ViewName, **changes: Unpack[FilterChanges]) -> RowFilter:
         """Change parts of a view's filter (which ends keeping a filtered-out question) and return it."""

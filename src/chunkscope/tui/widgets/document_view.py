@@ -279,11 +279,7 @@ class DocumentView(QuietScrollView, can_focus=True):
             and (previous.question.id if previous.question else None) == (question.id if question else None)
         )
         keep_offset = self.top_offset() if same_place and self._layout() is not None else None
-        key = (document.id, id(chunks), id(result), id(question))
-        state = self._states.get(key)
-        if state is None:
-            state = self._render_state(document, chunks, result, question)
-            self._states.set(key, state)
+        state = self._state_for(document, chunks, result, question)
         self._state = state
         self._highlight = None
         self.border_title = f"{document.title or document.id} · {LEGEND}"
@@ -297,6 +293,37 @@ class DocumentView(QuietScrollView, can_focus=True):
             self._pending_focus = self._default_focus(state.marks)
             self._pending_top = None
         self._relayout()
+
+    def prepare(
+        self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
+    ) -> None:
+        """Compute what showing this would (marks, wrapped lines) and render the lines it would show first,
+        into the caches: showing it later draws cached lines (the screen prepares the questions a key most
+        likely shows next while the user reads this one)."""
+        self._check_styles()
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            return
+        state = self._state_for(document, chunks, result, question)
+        text_width = max(1, width - self._gutter_width_of(state))
+        layout = state.layout(text_width)
+        height = self.scrollable_content_region.height
+        # Where show() scrolls a question new to the view: its focus a third down, within the scroll range.
+        focus_line = layout.line_of(self._default_focus(state.marks))
+        top = max(0, min(focus_line - height // 3, layout.line_count - height))
+        lines = range(top, min(layout.line_count, top + height))
+        self.finish_rows_ahead([self._line_strip(state, layout, line, width, text_width, False) for line in lines])
+
+    def _state_for(
+        self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
+    ) -> _RenderState:
+        """The render state of showing this, cached (by the identity of what is shown)."""
+        key = (document.id, id(chunks), id(result), id(question))
+        state = self._states.get(key)
+        if state is None:
+            state = self._render_state(document, chunks, result, question)
+            self._states.set(key, state)
+        return state
 
     def _render_state(
         self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
@@ -423,10 +450,12 @@ class DocumentView(QuietScrollView, can_focus=True):
 
     def _gutter_width(self) -> int:
         """Offset digits, a space, the rank column and a space (when there are ranks), the highlight mark."""
-        if self._state is None:
-            return 0
-        ranks = self._state.rank_cells
-        return len(str(len(self._state.document.text))) + 2 + (ranks + 1 if ranks else 0)
+        return 0 if self._state is None else self._gutter_width_of(self._state)
+
+    @staticmethod
+    def _gutter_width_of(state: _RenderState) -> int:
+        ranks = state.rank_cells
+        return len(str(len(state.document.text))) + 2 + (ranks + 1 if ranks else 0)
 
     def _layout(self) -> WrappedText | None:
         if self._state is None or self.scrollable_content_region.width <= 0:
@@ -534,6 +563,12 @@ class DocumentView(QuietScrollView, can_focus=True):
             return Strip.blank(width, self._styles.base)
         start, end = layout.owned(line)
         marked = self._highlight is not None and start < self._highlight[1] and end > self._highlight[0]
+        return self._line_strip(state, layout, line, width, text_width, marked)
+
+    def _line_strip(
+        self, state: _RenderState, layout: WrappedText, line: int, width: int, text_width: int, marked: bool
+    ) -> Strip:
+        """One line: gutter and text, from the line cache when drawn before."""
         key = (state.serial, line, width, text_width, marked, self._styles.generation)
         strip = self._lines.get(key)
         if strip is None:
@@ -548,7 +583,7 @@ class DocumentView(QuietScrollView, can_focus=True):
     ) -> list[Segment]:
         """The paragraph's starting offset on its first line, the rank tag of a chunk starting on the line,
         the highlight mark of the chunk picked in the ranked list."""
-        gutter = self._gutter_width()
+        gutter = self._gutter_width_of(state)
         start = layout.owned(line)[0]
         number = f"{start}" if state.layer.starts_paragraph(layout, line) else ""
         gutter_style = self._styles.component("gutter")

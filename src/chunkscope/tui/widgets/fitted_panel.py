@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual import events
 from textual.timer import Timer
@@ -25,6 +27,8 @@ class FittedPanel(Static):
         self.most = most
         self._text = Text()
         self._shrink_timer: Timer | None = None
+        self._reserved = 0
+        """Lines kept for the texts the next keys most likely show (:meth:`reserve`)."""
 
     def show(self, text: Text, shrink: bool = True) -> None:
         """Show ``text``; ``shrink`` False (keys in a burst) keeps a taller panel as it is, a blank line at the
@@ -32,8 +36,21 @@ class FittedPanel(Static):
         one that shrinks does so ``SHRINK_DELAY`` after the last text shown, so stepping through questions of
         different lengths lays the screen out only when a question needs more lines than shown."""
         self._text = text
+        self._reserved = 0
         self.update(text, layout=False)
         self._fit(shrink, at_once=False)
+
+    def reserve(self, texts: Sequence[Text]) -> None:
+        """Grow now, while the user reads, to fit the tallest of ``texts`` (the texts the next keys most likely
+        show, at most ``most`` lines), and shrink no further until the next text is shown: showing one of them
+        then lays nothing out."""
+        width = self.content_size.width
+        if width <= 0:
+            return
+        self._reserved = max((self._lines_of(text, width) for text in texts), default=0)
+        current = self.styles.height.value if self.styles.height is not None else None
+        if current is not None and self._reserved > current:
+            self.styles.height = self._reserved
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(shrink=True, at_once=True)
@@ -42,7 +59,7 @@ class FittedPanel(Static):
         width = self.content_size.width
         if width <= 0:
             return  # fitted when it gets a width (on_resize)
-        height = max(1, min(self.most, len(self._text.wrap(self.app.console, width))))
+        height = max(self._lines_of(self._text, width), self._reserved)
         current = self.styles.height.value if self.styles.height is not None else None
         if self._shrink_timer is not None:
             self._shrink_timer.stop()
@@ -51,6 +68,9 @@ class FittedPanel(Static):
             self.styles.height = height
         elif shrink and height < current:
             self._shrink_timer = self.set_timer(SHRINK_DELAY, self._shrink)
+
+    def _lines_of(self, text: Text, width: int) -> int:
+        return max(1, min(self.most, len(text.wrap(self.app.console, width))))
 
     @property
     def shrink_pending(self) -> bool:

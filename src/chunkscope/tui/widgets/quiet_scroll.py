@@ -13,7 +13,7 @@ row up: the finished row of a content strip painted before is reused wherever it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Self
 
 from rich.color import Color
@@ -78,6 +78,18 @@ class QuietScrollBar(ScrollBar):
         return self
 
 
+Label = tuple[Content, TextualColor, TextualColor, ContentStyle]
+"""A border title or subtitle as Textual's styling takes it."""
+_RowArguments = tuple[StylesBase, Size, Size, Spacing, TextualColor, TextualColor]
+"""Styles, size, content size, padding, base background and background of a content row."""
+_LabelArguments = tuple[Label | None, Label | None, float, TerminalTheme, bool]
+"""Border title, border subtitle, opacity, ANSI theme and native ANSI of a content row."""
+
+
+def _constant(content: Strip) -> Callable[[int], Strip]:
+    return lambda _: content
+
+
 class ReusingStylesCache(StylesCache):
     """Textual's styling of a widget's rows, reusing the finished row of a content strip styled before.
 
@@ -95,6 +107,10 @@ class ReusingStylesCache(StylesCache):
         """id(content strip) -> (that strip, its finished row): the strip is held so its id stays its own."""
         self._shared: tuple[object, ...] | None = None
         self._content_rows = range(0)
+        self._finishing: tuple[_RowArguments, _LabelArguments] | None = None
+        """The last paint's arguments of a content row (without the row and its content), to finish ahead."""
+        self._filtering: tuple[Sequence[LineFilter], TextualColor] | None = None
+        """The last paint's colour filters and the background they were applied over."""
 
     def render(
         self,
@@ -139,6 +155,7 @@ class ReusingStylesCache(StylesCache):
         if styles.outline.bottom[0]:
             last = min(last, height - 1)
         self._content_rows = range(first, min(last, first + (content_size or size).height))
+        self._filtering = (filters, background)
         return super().render(
             styles,
             size,
@@ -176,15 +193,49 @@ class ReusingStylesCache(StylesCache):
         labels = (border_title, border_subtitle, opacity, ansi_theme, native_ansi)
         if y not in self._content_rows:
             return super().render_line(*arguments, render_content_line, *labels)
+        self._finishing = ((styles, size, content_size, padding, base_background, background), labels)
         content = render_content_line(y - self._content_rows.start)
         kept = self._finished.get(id(content))
         if kept is not None and kept[0] is content:
             return kept[1]
         finished = super().render_line(*arguments, lambda _: content, *labels)
+        self._keep(content, finished)
+        return finished
+
+    def _keep(self, content: Strip, finished: Strip) -> None:
         if len(self._finished) >= self.KEPT:
             self._finished.clear()
         self._finished[id(content)] = (content, finished)
-        return finished
+
+    def finish_ahead(self, contents: Iterable[Strip]) -> None:
+        """Finish content strips a later paint most likely shows (rows prepared while the user reads), as the
+        last paint finished its content rows, colour filters included. A content row's finished form does not
+        depend on where it is (only borders and padding rows do); a paint whose shared values differ drops
+        these rows as it drops every kept one."""
+        if self._finishing is None or self._filtering is None or not self._content_rows:
+            return
+        (styles, size, content_size, padding, base_background, background), labels = self._finishing
+        filters, filter_background = self._filtering
+        row = self._content_rows.start
+        for content in contents:
+            kept = self._finished.get(id(content))
+            if kept is not None and kept[0] is content:
+                continue
+            finished = StylesCache.render_line(
+                self,
+                styles,
+                row,
+                size,
+                content_size,
+                padding,
+                base_background,
+                background,
+                _constant(content),
+                *labels,
+            )
+            for line_filter in filters:
+                finished.apply_filter(line_filter, filter_background)  # the strip keeps its filtered form
+            self._keep(content, finished)
 
 
 class QuietScrollView(ScrollView):
@@ -196,6 +247,12 @@ class QuietScrollView(ScrollView):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._styles_cache = ReusingStylesCache()
+
+    def finish_rows_ahead(self, rows: Iterable[Strip]) -> None:
+        """Style content rows a later paint most likely shows now (see :meth:`ReusingStylesCache.finish_ahead`)."""
+        cache = self._styles_cache
+        if isinstance(cache, ReusingStylesCache):
+            cache.finish_ahead(rows)
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:

@@ -42,6 +42,8 @@ from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 BUILD_MARGIN = 4
 """Rows built below the visible ones, so a short scroll finds them ready."""
+ROWS_KEPT = 2048
+"""Rows with their cursor column kept (a few questions' screens); all are dropped beyond that."""
 BLOCKS_KEPT = 512
 """Hit blocks kept (about 25 questions of 20 hits)."""
 
@@ -125,8 +127,9 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         question shown before costs no rebuilding."""
         self._highlighted = 0
         self._styles = ComponentStyles(self, "ranked-chunks")
-        self._rows: dict[tuple[int, bool, int], Strip] = {}
-        """Each shown row with its cursor column, by (row, cursor on it, width), for the rows laid out now."""
+        self._rows: dict[tuple[int, bool, int], tuple[Strip, Strip]] = {}
+        """Each row with its cursor column, by (id of the row's strip, cursor on it, width): the same strip for
+        the same row whenever it shows, so its styled form is reused (the row's strip is held, keeping its id)."""
         self._frame: tuple[int, int] | None = None
         """(width, top row) while a paint renders lines."""
 
@@ -161,6 +164,40 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         self.border_title = f"Ranked chunks · {question.id} “{truncate(question.query, 60)}”"
         self.scroll_to(y=0, animate=False, immediate=True)  # first, so only the top hits are built
         self._rebuild()
+
+    def prepare(self, question: Question, result: QuestionResult, config: Config, corpus: Corpus) -> None:
+        """Build the hit blocks that showing ``result`` would put on the first screen, into the block cache:
+        showing it later lays out cached rows only (the screen prepares the questions a key most likely
+        shows next while the user reads this one)."""
+        self._check_styles()
+        width = self._width()
+        if width <= 0:
+            return
+        hits = result.ranked[: config.depth]
+        statuses = hit_statuses(delivery_decisions(result, config), hits)
+        tokens = shown_tokens(config)
+        rows: list[Strip] = []
+        wanted = self._rows_wanted(0)
+        for index, hit in enumerate(hits):
+            if len(rows) >= wanted:
+                break
+            key = self._block_key(question.id, config, hit, width)
+            block = self._blocks.get(key)
+            if block is None:
+                block = hit_strips(
+                    hit,
+                    statuses[hit.rank],
+                    question,
+                    result,
+                    corpus,
+                    width - 1,
+                    self.lines_per_hit,
+                    self._styles,
+                    tokens,
+                )
+                self._blocks.set(key, block)
+            rows += [self._row_strip(strip, index == 0, width) for strip in block]  # the cursor starts on the first
+        self.finish_rows_ahead(rows)
 
     def clear(self) -> None:
         """Show nothing (e.g. when no question is selected)."""
@@ -271,7 +308,6 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         if key != self._built_for:
             self._built_for = key
             self._lines, self._hit_lines, self._next_hit = [], {}, 0
-            self._rows = {}
             if self._result is None or self._decisions is None or width <= 0:
                 self._header = []
                 self._set_content_height(width, 0)
@@ -323,12 +359,15 @@ class RankedChunksView(QuietScrollView, can_focus=True):
     def _block(self, hit: RankedChunk, width: int) -> list[Strip]:
         """The rows of one hit (from the cache when this question and configuration showed it before)."""
         question = self._question.id if self._question is not None else None
-        key = (question, self._config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
+        key = self._block_key(question, self._config, hit, width)
         block = self._blocks.get(key)
         if block is None:
             block = self._hit_strips(hit, width - 1)
             self._blocks.set(key, block)
         return block
+
+    def _block_key(self, question: str | None, config: Config | None, hit: RankedChunk, width: int) -> Hashable:
+        return (question, config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
 
     def _estimated_rest(self, rules: dict[int, StopRule]) -> int:
         """Rows the hits not built yet will take, about: header, text lines and the detail lines each has."""
@@ -398,13 +437,19 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         if line < 0 or line >= len(self._lines):
             return Strip.blank(width, self._styles.base)
         row = self._lines[line]
-        on_cursor = row.hit is not None and row.hit == self._highlighted
-        key = (line, on_cursor, width)
-        strip = self._rows.get(key)
-        if strip is None:
-            cursor = Segment("▌", self._styles.component("cursor")) if on_cursor else Segment(" ", self._styles.base)
-            strip = Strip([cursor, *row.strip], row.strip.cell_length + 1)
-            if strip.cell_length != width:
-                strip = strip.crop_extend(0, width, self._styles.base)
-            self._rows[key] = strip
+        return self._row_strip(row.strip, row.hit is not None and row.hit == self._highlighted, width)
+
+    def _row_strip(self, content: Strip, on_cursor: bool, width: int) -> Strip:
+        """``content`` after the cursor column, ``width`` cells."""
+        key = (id(content), on_cursor, width)
+        kept = self._rows.get(key)
+        if kept is not None and kept[0] is content:
+            return kept[1]
+        cursor = Segment("▌", self._styles.component("cursor")) if on_cursor else Segment(" ", self._styles.base)
+        strip = Strip([cursor, *content], content.cell_length + 1)
+        if strip.cell_length != width:
+            strip = strip.crop_extend(0, width, self._styles.base)
+        if len(self._rows) >= ROWS_KEPT:
+            self._rows.clear()
+        self._rows[key] = (content, strip)
         return strip
