@@ -154,9 +154,10 @@ class SessionScreen(SyncedScreen):
         what showing it computes, into the panes' caches. None by default."""
         return ()
 
-    def reserve_panels(self, rows: Sequence[QuestionRow]) -> None:
+    def reserve_panels(self, rows: Sequence[QuestionRow]) -> bool:
         """Let the detail's panels grow now to fit ``rows`` (the question the same key would show next), so
-        stepping on lays the screen out only while the user reads. Nothing by default."""
+        stepping on lays the screen out only while the user reads; True when one grew. Nothing by default."""
+        return False
 
     def wanted_for_next(self, row: QuestionRow) -> bool:
         """Rows that n / N stop at."""
@@ -363,6 +364,11 @@ class SessionScreen(SyncedScreen):
         self._stop_preparing()
         self._prepare_timer = self.set_timer(PREPARE_AFTER, self._start_preparing)
 
+    @property
+    def preparing(self) -> bool:
+        """The likely next questions' detail is still to be prepared (or being prepared)."""
+        return self._prepare_timer is not None or bool(self._to_prepare)
+
     def _stop_preparing(self) -> None:
         if self._prepare_timer is not None:
             self._prepare_timer.stop()
@@ -371,11 +377,16 @@ class SessionScreen(SyncedScreen):
 
     def _start_preparing(self) -> None:
         self._prepare_timer = None
-        rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
         likely = self._likely_next()
-        self.reserve_panels(() if likely is None else (likely,))
+        rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
+        if likely is not None:  # the question the same key shows first: keys may come before the rest is done
+            rows = (likely, *(row for row in rows if row.question.id != likely.question.id))
+        grew = self.reserve_panels(() if likely is None else (likely,))
         self._to_prepare = tuple(work for row in rows for work in self.prepare_detail(row))
-        self._prepare_next()
+        if grew:
+            self.call_after_refresh(self._prepare_next)  # at the panes' new sizes
+        else:
+            self._prepare_next()
 
     def _likely_next(self) -> QuestionRow | None:
         """The row the same key as the last one would select: the user steps on the way they stepped."""

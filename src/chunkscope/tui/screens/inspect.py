@@ -129,11 +129,12 @@ class InspectScreen(SessionScreen):
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 
-    def reserve_panels(self, rows: Sequence[QuestionRow]) -> None:
+    def reserve_panels(self, rows: Sequence[QuestionRow]) -> bool:
         shown = self.session.a.shown
-        if shown is not None:
-            panel = self.query_one("#inspect-question", FittedPanel)
-            panel.reserve([question_line(row, shown.config) for row in rows])
+        if shown is None:
+            return False
+        panel = self.query_one("#inspect-question", FittedPanel)
+        return panel.reserve([question_line(row, shown.config) for row in rows])
 
     def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
         shown = self.session.a.shown

@@ -40,17 +40,19 @@ class FittedPanel(Static):
         self.update(text, layout=False)
         self._fit(shrink, at_once=False)
 
-    def reserve(self, texts: Sequence[Text]) -> None:
+    def reserve(self, texts: Sequence[Text]) -> bool:
         """Grow now, while the user reads, to fit the tallest of ``texts`` (the texts the next keys most likely
         show, at most ``most`` lines), and shrink no further until the next text is shown: showing one of them
-        then lays nothing out."""
+        then lays nothing out. True when the panel grew (the screen is laid out again at the next refresh)."""
         width = self.content_size.width
         if width <= 0:
-            return
+            return False
         self._reserved = max((self._lines_of(text, width) for text in texts), default=0)
         current = self.styles.height.value if self.styles.height is not None else None
         if current is not None and self._reserved > current:
             self.styles.height = self._reserved
+            return True
+        return False
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(shrink=True, at_once=True)

@@ -1,0 +1,195 @@
+"""Preparing the likely next questions while the user reads: what a prepared step paints, and the parts.
+
+The oracle for the screens is the same app with preparation switched off: every step must paint the
+same frame, byte for byte, whether its rows were built, styled and laid out ahead or at the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from pilot_helpers import async_test, make_app, settle
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+
+from chunkscope.io.dataset import Dataset
+from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.screens.base import SessionScreen
+from chunkscope.tui.screens.inspect import InspectScreen
+from chunkscope.tui.state.rows import QuestionRow
+from chunkscope.tui.widgets import ranked_chunks
+from chunkscope.tui.widgets.fitted_panel import FittedPanel
+
+SIZE = (140, 40)
+KEYS = ("down", "down", "n", "n", "up", "N", "down", "n", "n", "n")
+
+
+async def prepared(pilot: Pilot[None]) -> None:
+    """Wait until the screen settled and prepared the likely next questions."""
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, SessionScreen)
+    for _ in range(500):
+        if not screen.preparing:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the preparation did not finish within 5 s")
+
+
+async def frames(app: ChunkscopeApp, keys: tuple[str, ...]) -> list[str]:
+    """The screen (as an SVG) after each key, each pressed once the screen settled and prepared."""
+    shots = []
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await prepared(pilot)
+            shots.append(app.export_screenshot())
+    return shots
+
+
+def no_preparation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switch the preparation off: nothing is prepared and no panel grows ahead."""
+    monkeypatch.setattr(InspectScreen, "prepare_detail", lambda self, row: ())
+    monkeypatch.setattr(InspectScreen, "reserve_panels", lambda self, rows: False)
+
+
+def counting_blocks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the hit blocks the ranked chunks build while the detail panes are filled (one entry each)."""
+    built: list[int] = []
+    filling = [False]
+    build, show = ranked_chunks.hit_strips, InspectScreen.show_detail
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        if filling[0]:
+            built.append(1)
+        return build(*args, **kwargs)
+
+    def shown(self: InspectScreen, row: QuestionRow | None) -> None:
+        filling[0] = True
+        try:
+            show(self, row)
+        finally:
+            filling[0] = False
+
+    monkeypatch.setattr(ranked_chunks, "hit_strips", counted)
+    monkeypatch.setattr(InspectScreen, "show_detail", shown)
+    return built
+
+
+@async_test
+async def test_prepared_steps_paint_what_unprepared_steps_paint(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_preparation = await frames(make_app(sample), KEYS)
+    # The panels still grow ahead: that changes the picture on purpose (room kept for the next question).
+    monkeypatch.setattr(InspectScreen, "prepare_detail", lambda self, row: ())
+    without = await frames(make_app(sample), KEYS)
+    assert len(with_preparation) == len(KEYS)
+    for key, (ahead, at_key) in enumerate(zip(with_preparation, without, strict=True)):
+        assert ahead == at_key, f"frame after key {key + 1} ({KEYS[key]}) differs"
+
+
+@async_test
+async def test_a_prepared_step_builds_no_hit_block(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    built = counting_blocks(monkeypatch)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        built.clear()  # the first question's, shown before anything was prepared
+        for key in ("down", "n", "up", "N", "n", "n"):
+            await pilot.press(key)
+            await prepared(pilot)
+        assert built == []
+
+
+@async_test
+async def test_without_preparation_a_step_builds_its_blocks(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The counter sees the work the step would do: the test above is not vacuous.
+    built = counting_blocks(monkeypatch)
+    no_preparation(monkeypatch)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        before = len(built)
+        await pilot.press("down")
+        await settle(pilot)
+        assert len(built) > before
+
+
+def expected_neighbours(rows: tuple[QuestionRow, ...], at: int, wanted: Callable[[QuestionRow], bool]) -> list[str]:
+    """n's target, the rows below and above, N's target: by walking the list by hand, without repeats."""
+    count = len(rows)
+    forward = next((rows[(at + k) % count] for k in range(1, count + 1) if wanted(rows[(at + k) % count])), None)
+    backward = next((rows[(at - k) % count] for k in range(1, count + 1) if wanted(rows[(at - k) % count])), None)
+    below = rows[at + 1] if at + 1 < count else None
+    above = rows[at - 1] if at > 0 else None
+    found: list[str] = []
+    for row in (forward, below, above, backward):
+        if row is not None and row.question.id != rows[at].question.id and row.question.id not in found:
+            found.append(row.question.id)
+    return found
+
+
+@async_test
+async def test_neighbours_are_the_rows_the_stepping_keys_select(sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session = app.session
+        rows = session.visible_rows("inspect")
+        wanted = app.screen.wanted_for_next  # type: ignore[attr-defined]
+        for at in (0, 1, 7, len(rows) - 1):
+            session.selected_id = rows[at].question.id
+            got = [row.question.id for row in session.neighbours("inspect", wanted)]
+            assert got == expected_neighbours(rows, at, wanted)
+        # What the keys then select: n goes to the first neighbour when the selection is not itself wanted.
+        session.selected_id = rows[0].question.id
+        target = session.step_target("inspect", 1, wanted)
+        assert session.selected_id == rows[0].question.id  # a target does not move the selection
+        assert target is session.step_selection("inspect", 1, wanted)
+
+
+@async_test
+async def test_a_document_keeps_one_chunk_tuple(sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        session = app.session
+        config = session.a.requested
+        doc = sample.corpus.documents[0].id
+        first = session.document_chunks(config, doc)
+        assert session.document_chunks(config, doc) is first  # the view's caches key on it
+        # and it is what the chunking holds: that document's units in (start, end) order
+        units = [chunk for chunk in session.evaluator.chunking(config.chunker).chunking.units if chunk.doc == doc]
+        assert units
+        assert [(c.start, c.end) for c in first] == sorted((c.start, c.end) for c in units)
+
+
+class PanelApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield FittedPanel(5, id="panel")
+
+
+@async_test
+async def test_a_panel_grows_ahead_and_keeps_the_room_until_the_next_text() -> None:
+    app = PanelApp()
+    async with app.run_test(size=(20, 12)) as pilot:
+        panel = app.query_one(FittedPanel)
+        panel.show(Text("one line"))
+        await pilot.pause()
+        assert panel.styles.height is not None and panel.styles.height.value == 1
+        # 3 lines at 20 cells; 7 lines are capped at 5
+        assert panel.reserve([Text("x" * 45), Text("short")]) is True
+        await pilot.pause()
+        assert panel.styles.height.value == 3
+        assert panel.reserve([Text("x" * 130)]) is True
+        await pilot.pause()
+        assert panel.styles.height.value == 5
+        panel.show(Text("x" * 45))  # the reserved text's successor: no shrink below the room kept...
+        await pilot.pause(0.7)  # ...after the shrink delay it fits its own text again
+        assert panel.styles.height.value == 3
+        assert panel.reserve([Text("a")]) is False
