@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from pilot_helpers import async_test, make_app, settle
+from pilot_helpers import FIXED_200, OVERLAP_40, async_test, make_app, settle
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from chunkscope.io.dataset import Dataset
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.screens.base import SessionScreen
+from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.widgets import ranked_chunks
@@ -91,6 +92,18 @@ async def test_prepared_steps_paint_what_unprepared_steps_paint(
     assert len(with_preparation) == len(KEYS)
     for key, (ahead, at_key) in enumerate(zip(with_preparation, without, strict=True)):
         assert ahead == at_key, f"frame after key {key + 1} ({KEYS[key]}) differs"
+
+
+@async_test
+async def test_prepared_steps_in_the_split_view_paint_what_unprepared_ones_paint(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = ("down", "n", "n", "up", "N")
+    with_preparation = await frames(make_app(sample, FIXED_200, OVERLAP_40), keys)
+    monkeypatch.setattr(CompareScreen, "prepare_detail", lambda self, row: ())
+    without = await frames(make_app(sample, FIXED_200, OVERLAP_40), keys)
+    for key, (ahead, at_key) in enumerate(zip(with_preparation, without, strict=True)):
+        assert ahead == at_key, f"frame after key {key + 1} ({keys[key]}) differs"
 
 
 @async_test

@@ -21,7 +21,7 @@ from textual.widgets import Input
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Chunk
-from chunkscope.results import Config, QuestionResult, RankedChunk
+from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.gold import GoldScreen
@@ -37,6 +37,7 @@ from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import QuestionList
+from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 
 NARROW_BELOW = 100
 """Terminals narrower than this many columns show the question list and the detail in turns (``d``)."""
@@ -153,6 +154,23 @@ class SessionScreen(SyncedScreen):
         """Work (each piece a few milliseconds) after which showing ``row`` in the detail panes costs little:
         what showing it computes, into the panes' caches. None by default."""
         return ()
+
+    def panes_preparation(
+        self, ranked: RankedChunksView, document_view: DocumentView, row: QuestionRow, shown: ConfigResult
+    ) -> tuple[Callable[[], None], Callable[[], None]]:
+        """Preparing one side's panes (ranked chunks, document) to show ``row`` under ``shown``'s configuration."""
+        session, config, question = self.session, shown.config, row.question
+        result = shown.questions[row.index]  # the shown result, as show_detail takes it
+
+        def prepare_ranked() -> None:
+            ranked.prepare(question, result, config, session.dataset.corpus)
+
+        def prepare_document() -> None:
+            doc_id = question.gold_spans[0].doc
+            chunks = session.document_chunks(config, doc_id)
+            document_view.prepare(session.dataset.corpus.by_id[doc_id], chunks, result, question)
+
+        return prepare_ranked, prepare_document
 
     def reserve_panels(self, rows: Sequence[QuestionRow]) -> bool:
         """Let the detail's panels grow now to fit ``rows`` (the question the same key would show next), so

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.text import Text
@@ -167,6 +168,23 @@ class CompareScreen(SessionScreen):
             result = shown.questions[row.index]
             self._ranked(side).show(row.question, result, shown.config, self.session.dataset.corpus)
             self.show_document(self._document(side), shown.config, result, doc_id)
+
+    def reserve_panels(self, rows: Sequence[QuestionRow]) -> bool:
+        a, b = self._slots()
+        if a.shown is None:
+            return False
+        panel = self.query_one("#compare-question", FittedPanel)
+        return panel.reserve([compare_question_text(row, a.shown, b.shown) for row in rows])
+
+    def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
+        a, b = self._slots()
+        sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
+        return tuple(
+            work
+            for side, shown in sides
+            if shown is not None
+            for work in self.panes_preparation(self._ranked(side), self._document(side), row, shown)
+        )
 
     # -- panes in step
 

@@ -140,15 +140,7 @@ class InspectScreen(SessionScreen):
         shown = self.session.a.shown
         if shown is None:
             return ()
-        config, result, question = shown.config, shown.questions[row.index], row.question
-        session, ranked, document_view = self.session, self.query_one(RankedChunksView), self.query_one(DocumentView)
-
-        def prepare_document() -> None:
-            doc_id = question.gold_spans[0].doc
-            chunks = session.document_chunks(config, doc_id)
-            document_view.prepare(session.dataset.corpus.by_id[doc_id], chunks, result, question)
-
-        return (lambda: ranked.prepare(question, result, config, session.dataset.corpus), prepare_document)
+        return self.panes_preparation(self.query_one(RankedChunksView), self.query_one(DocumentView), row, shown)
 
     def selected_and_shown(self, waiting: str) -> tuple[QuestionRow, Config] | None:
         """The selected row and the shown configuration; None (saying ``waiting``) before the first results."""
