@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.tui.cells import WORD_LOOK_BACK, in_spaced_word, word_start
+from chunkscope.tui.cells import WORD_LOOK_BACK, cell_widths, fitting_prefix, in_spaced_word, truncate, word_start
 
 
 def test_a_start_inside_a_word_moves_to_the_word_start_by_hand() -> None:
@@ -59,3 +59,34 @@ def test_word_start_agrees_with_the_runs_of_word_characters(text: str, offset: i
         begin = max(inside[0][0], floor)
         expected = begin if offset - begin <= look_back else offset
     assert word_start(text, offset, floor, look_back) == expected
+
+
+# What a character may be in a question, a chunk id or a path: ASCII, CJK (two cells), combining marks (none),
+# controls (none), emoji with joiners and variation selectors (widths that depend on the neighbour).
+_CELL_TEXT = st.text(
+    alphabet=st.sampled_from(
+        ["a", " ", "é", "梅", "雨", "ｱ", "\u0301", "\x07", "\x85", "👍", "\u200d", "\ufe0f", "❤", "☺"]
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_CELL_TEXT, st.integers(min_value=0, max_value=45))
+def test_fitting_prefix_agrees_with_the_cumulative_widths(text: str, room: int) -> None:
+    # The oracle: every character's cells over the whole text, the longest prefix whose sum fits.
+    cumulative = 0
+    expected = 0
+    for index, cells in enumerate(cell_widths(text)):
+        cumulative += int(cells)
+        if cumulative > room:
+            break
+        expected = index + 1
+    assert fitting_prefix(text, room) == expected
+
+
+def test_truncate_by_hand() -> None:
+    assert truncate("梅雨の時期", 6) == "梅雨…"  # two wide characters and the ellipsis in 5 of 6 cells
+    assert truncate("abcdef", 4) == "abc…"
+    assert truncate("abc", 3) == "abc"
+    assert truncate("ab\u0301cdef", 4) == "ab\u0301c…"  # the combining accent rides on its letter

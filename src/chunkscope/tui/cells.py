@@ -357,10 +357,28 @@ def truncate(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     room = width - cell_len(ellipsis)
     if room < 0:
         return ""
-    widths = cell_widths(text)
-    cumulative = np.cumsum(widths)
-    keep = int(np.searchsorted(cumulative, room, side="right"))
-    return text[:keep] + ellipsis
+    return text[: fitting_prefix(text, room)] + ellipsis
+
+
+def fitting_prefix(text: str, room: int) -> int:
+    """How many leading characters of ``text`` fit in ``room`` cells (zero-width ones after the last that fits
+    included), counting cells as :func:`cell_widths` does."""
+    if chr(_ZWJ) in text or chr(_VS16) in text:
+        # A joiner or a variation selector changes its neighbour's width: the whole text is measured.
+        return int(np.searchsorted(np.cumsum(cell_widths(text)), room, side="right"))
+    # Each character's width is its own: walk to the first that does not fit, usually a few dozen in
+    # (a question list row or a header), where measuring the whole text in numpy costs more than the walk.
+    used = 0
+    for index, character in enumerate(text):
+        used += _character_cells(character)
+        if used > room:
+            return index
+    return len(text)
+
+
+@lru_cache(maxsize=4096)
+def _character_cells(character: str) -> int:
+    return int(cell_widths(character)[0])
 
 
 def truncate_start(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
