@@ -25,6 +25,7 @@ from textual._styles_cache import RenderLineCallback, StylesCache
 from textual.color import Color as TextualColor
 from textual.content import Content
 from textual.css.styles import StylesBase
+from textual.dom import NoScreen
 from textual.filter import LineFilter
 from textual.geometry import Region, Size, Spacing
 from textual.scroll_view import ScrollView
@@ -207,11 +208,12 @@ class ReusingStylesCache(StylesCache):
             self._finished.clear()
         self._finished[id(content)] = (content, finished)
 
-    def finish_ahead(self, contents: Iterable[Strip]) -> None:
+    def finish_ahead(self, contents: Iterable[Strip], cuts: Sequence[int] | None = None) -> None:
         """Finish content strips a later paint most likely shows (rows prepared while the user reads), as the
-        last paint finished its content rows, colour filters included. A content row's finished form does not
-        depend on where it is (only borders and padding rows do); a paint whose shared values differ drops
-        these rows as it drops every kept one."""
+        last paint finished its content rows, colour filters included, and divided at ``cuts`` (where the
+        compositor will cut the filtered row, if known). A content row's finished form does not depend on
+        where it is (only borders and padding rows do); a paint whose shared values differ drops these rows as
+        it drops every kept one, and other cuts only miss the divided pieces (strips cache them by cuts)."""
         if self._finishing is None or self._filtering is None or not self._content_rows:
             return
         (styles, size, content_size, padding, base_background, background), labels = self._finishing
@@ -233,8 +235,11 @@ class ReusingStylesCache(StylesCache):
                 _constant(content),
                 *labels,
             )
+            filtered = finished
             for line_filter in filters:
-                finished.apply_filter(line_filter, filter_background)  # the strip keeps its filtered form
+                filtered = filtered.apply_filter(line_filter, filter_background)  # each strip keeps its result
+            if cuts is not None:
+                filtered.divide(cuts)  # kept by the filtered strip too
             self._keep(content, finished)
 
 
@@ -252,7 +257,24 @@ class QuietScrollView(ScrollView):
         """Style content rows a later paint most likely shows now (see :meth:`ReusingStylesCache.finish_ahead`)."""
         cache = self._styles_cache
         if isinstance(cache, ReusingStylesCache):
-            cache.finish_ahead(rows)
+            cache.finish_ahead(rows, self._row_cuts())
+
+    def _row_cuts(self) -> list[int] | None:
+        """Where the compositor divides this view's rows, relative to the view, as the screen is laid out now:
+        at every edge of a widget over its first content row (its scrollbar's among them). None when the
+        view is not on the screen's map."""
+        try:
+            compositor = self.screen._compositor
+            region, clip = compositor.visible_widgets[self]
+        except (KeyError, NoScreen):
+            return None
+        shown = region.intersection(clip)
+        row = shown.y + self.styles.gutter.top
+        if not shown.width or not shown.y <= row < shown.bottom:
+            return None
+        first, last = shown.column_span
+        edges = [cut for cut in compositor.cuts[row] if last >= cut >= first]
+        return [cut - shown.x for cut in edges[1:]]
 
     @property
     def vertical_scrollbar(self) -> ScrollBar:
