@@ -174,10 +174,11 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         if width <= 0:
             return
         hits = result.ranked[: config.depth]
-        statuses = hit_statuses(delivery_decisions(result, config), hits)
+        decisions = delivery_decisions(result, config)
+        statuses = hit_statuses(decisions, hits)
         tokens = shown_tokens(config)
-        rows: list[Strip] = []
-        wanted = self._rows_wanted(0)
+        rows = list(self._header_for(result, config, decisions, width, tokens))
+        wanted = self._rows_wanted(0) + len(rows)
         for index, hit in enumerate(hits):
             if len(rows) >= wanted:
                 break
@@ -312,7 +313,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
                 self._header = []
                 self._set_content_height(width, 0)
                 return
-            self._header = header_strips(self._result, self._decisions, width, self._styles, self._tokens())
+            self._header = self._header_for(self._result, self._config, self._decisions, width, self._tokens())
             if not self._hits:
                 self._lines.append(_Line(self._rule("no chunk scored above 0 for this query", width - 1), None))
             self._extend(None if complete else self._rows_wanted(int(self.scroll_offset.y)))
@@ -365,6 +366,22 @@ class RankedChunksView(QuietScrollView, can_focus=True):
             block = self._hit_strips(hit, width - 1)
             self._blocks.set(key, block)
         return block
+
+    def _header_for(
+        self,
+        result: QuestionResult,
+        config: Config | None,
+        decisions: DeliveryDecisions,
+        width: int,
+        tokens: TokenCost | None,
+    ) -> list[Strip]:
+        """The header rows of ``result`` under ``config`` (kept with the blocks: the same strips when shown again)."""
+        key = ("header", result.question_id, config, width, self._styles.generation)
+        header = self._blocks.get(key)
+        if header is None:
+            header = header_strips(result, decisions, width, self._styles, tokens)
+            self._blocks.set(key, header)
+        return header
 
     def _block_key(self, question: str | None, config: Config | None, hit: RankedChunk, width: int) -> Hashable:
         return (question, config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
