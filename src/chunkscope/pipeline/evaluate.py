@@ -17,6 +17,7 @@ from chunkscope.io.gold import trim_questions
 from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
+from chunkscope.pipeline.batch import measure_single_spans
 from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.pipeline.locate import UnitLocator
 from chunkscope.pipeline.overlap import measure_overlap, piece_ranks, unions_by_doc
@@ -265,13 +266,32 @@ class Evaluator:
         totals = delivery_totals(rankings, indexed, config)
         each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
         count = len(self.questions)
+        report("measuring", 0, count)
+        batched = measured_at_once(self.questions, rankings, indexed, config, windows, totals)
         results: list[QuestionResult] = []
-        for number, (question, ranking, sent) in enumerate(zip(self.questions, rankings, each, strict=True)):
-            if number % MEASURE_REPORT_EVERY == 0:
+        for number, (question, ranking, sent, done) in enumerate(
+            zip(self.questions, rankings, each, batched, strict=True)
+        ):
+            if number % MEASURE_REPORT_EVERY == 0 and number:
                 report("measuring", number, count)
-            results.append(measure_question(question, ranking, indexed, config, windows, sent))
+            results.append(done or measure_question(question, ranking, indexed, config, windows, sent))
         summary = summarize(tuple(results), units)
         return ConfigResult(config, summary, tuple(results), units, indexed.chunking.imported)
+
+
+def measured_at_once(
+    questions: Sequence[Question],
+    rankings: Sequence[Ranking],
+    indexed: IndexedChunking,
+    config: Config,
+    windows: Sequence[int] | None,
+    totals: Sequence[tuple[int, int]] | None,
+) -> Sequence[QuestionResult | None]:
+    """The results :func:`measure_single_spans` gives at once (None for each question it leaves to
+    :func:`measure_question`): when every top-k unit is sent whole once, without parents or a model window."""
+    if totals is None or windows is not None or indexed.chunking.parents is not None:
+        return [None] * len(questions)
+    return measure_single_spans(questions, rankings, indexed, config, totals)
 
 
 def index_chunking(chunking: Chunking) -> IndexedChunking:
