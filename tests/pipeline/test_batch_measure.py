@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
+from dataclasses import fields
 
 import pytest
 
 from chunkscope.chunkers import Chunking
 from chunkscope.io.dataset import Dataset
+from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Document, EvidenceItem, Question, Span, SpanMatch
 from chunkscope.pipeline.batch import measure_single_spans, single_span
 from chunkscope.pipeline.config import make_config
@@ -19,33 +22,42 @@ from chunkscope.pipeline.evaluate import (
     measure_question,
     measured_at_once,
 )
-from chunkscope.results import Config, Ranking
+from chunkscope.results import Config, QuestionResults, Ranking, ResultColumns
 
 
 def check_against_oracle(
     questions: Sequence[Question], rankings: Sequence[Ranking], indexed: IndexedChunking, config: Config
 ) -> int:
-    """Assert every batched result equals (and reads like) the per-question one; return how many were batched."""
+    """Assert every batched result and its columns equal the per-question ones; return how many were batched."""
     totals = delivery_totals(rankings, indexed, config)
     assert totals is not None
-    batched = measure_single_spans(questions, rankings, indexed, config, totals)
-    assert len(batched) == len(questions)
-    checked = 0
-    for question, ranking, sent, got in zip(questions, rankings, totals, batched, strict=True):
-        if got is None:
-            continue
-        expected = measure_question(question, ranking, indexed, config, None, sent)
-        assert got == expected, question.id
+    batch = measure_single_spans(questions, rankings, indexed, config, totals)
+    if batch is None:
+        return 0
+    assert list(batch.positions) == sorted(batch.positions)
+    expected_results = []
+    for position in batch.positions:
+        got = batch.results.result(position)
+        expected = measure_question(questions[position], rankings[position], indexed, config, None, totals[position])
+        assert got == expected, questions[position].id
         # repr tells a numpy integer from a Python one, which equality does not (the reports print them).
-        assert repr(got) == repr(expected), question.id
+        assert repr(got) == repr(expected), questions[position].id
         assert got.units is expected.units and got.parents is expected.parents
         assert (got.sent_chars, got.duplicate_chars, got.in_pieces) == (
             expected.sent_chars,
             expected.duplicate_chars,
             expected.in_pieces,
         )
-        checked += 1
-    return checked
+        expected_results.append(expected)
+    assert_same_columns(batch.columns, ResultColumns.of(expected_results))
+    return len(batch.positions)
+
+
+def assert_same_columns(got: ResultColumns, expected: ResultColumns) -> None:
+    assert got.question_ids == expected.question_ids
+    for column in fields(ResultColumns)[1:]:
+        mine, theirs = getattr(got, column.name), getattr(expected, column.name)
+        assert mine.dtype == theirs.dtype and mine.tolist() == theirs.tolist(), column.name
 
 
 def evaluated_rankings(
@@ -164,12 +176,12 @@ def test_hand_written_cases_batched_equal_the_per_question_path(top_k: int) -> N
     indexed = index_chunking(Chunking(UNITS))
     config = Config("hand", top_k=top_k)
     rankings = [Ranking(indices, tuple(float(-r) for r in range(len(indices)))) for indices in HARD_RANKINGS]
-    batched = measured_at_once(
+    batch = measured_at_once(
         HARD_QUESTIONS, rankings, indexed, config, None, delivery_totals(rankings, indexed, config)
     )
-    assert [result is None for result in batched] == [
-        q.id in ("a document without units", "two items", "alternatives") for q in HARD_QUESTIONS
-    ]
+    assert batch is not None
+    left = {"a document without units", "two items", "alternatives"}
+    assert [HARD_QUESTIONS[p].id for p in batch.positions] == [q.id for q in HARD_QUESTIONS if q.id not in left]
     assert check_against_oracle(HARD_QUESTIONS, rankings, indexed, config) == len(HARD_QUESTIONS) - 3
 
 
@@ -179,12 +191,9 @@ def test_hand_written_cases_cover_the_hard_outcomes() -> None:
     rankings = [Ranking(indices, tuple(0.0 for _ in indices)) for indices in HARD_RANKINGS]
     totals = delivery_totals(rankings, indexed, config)
     assert totals is not None
-    results = {
-        q.id: r
-        for q, r in zip(
-            HARD_QUESTIONS, measure_single_spans(HARD_QUESTIONS, rankings, indexed, config, totals), strict=True
-        )
-    }
+    batch = measure_single_spans(HARD_QUESTIONS, rankings, indexed, config, totals)
+    assert batch is not None
+    results = {HARD_QUESTIONS[p].id: batch.results.result(p) for p in batch.positions}
     assert results["cut across a boundary"].cuts and not results["cut across a boundary"].evidence_exists
     assert results["cut across a boundary"].piece_ranks == ((1, 2),)  # a[12:30] sent by units 0 and 1
     assert results["in pieces beside a touching unit"].piece_ranks == ((2, 3),)
@@ -208,7 +217,7 @@ def test_configurations_the_batch_does_not_measure_are_left_to_the_per_question_
         rankings = [q.ranking for q in result.questions]
         indexed = evaluator.chunking(config.chunker)
         totals = delivery_totals(rankings, indexed, config)
-        assert set(measured_at_once(questions, rankings, indexed, config, None, totals)) == {None}
+        assert measured_at_once(questions, rankings, indexed, config, None, totals) is None
     parents = evaluator.chunking("parent:child=fixed:size=120,parent=markdown")
     with pytest.raises(ValueError, match="without parents"):
         measure_single_spans(questions, [], parents, make_config("paragraph", "bm25"), [])
@@ -221,6 +230,35 @@ def test_a_top_k_holding_a_unit_twice_is_left_to_the_per_question_path() -> None
     questions = HARD_QUESTIONS[:1]
     totals = delivery_totals(rankings, indexed, config)
     assert totals is None
-    assert list(measured_at_once(questions, rankings, indexed, config, None, totals)) == [None]
+    assert measured_at_once(questions, rankings, indexed, config, None, totals) is None
     duplicated = index_chunking(Chunking((unit(0, "a", 0, 20), unit(0, "a", 10, 30))))  # one id twice
     assert delivery_totals([Ranking((0, 1), (0.0, 0.0))], duplicated, config) is None
+
+
+@pytest.mark.parametrize(("chunker", "top_k"), [("fixed:size=200,overlap=60", 5), ("paragraph", 3)])
+def test_the_evaluator_keeps_batched_results_that_read_like_the_per_question_ones(
+    sample: Dataset, chunker: str, top_k: int
+) -> None:
+    evaluator, config, rankings, indexed = evaluated_rankings(sample, chunker, top_k)
+    result = evaluator.evaluate(config)
+    kept = result.questions
+    assert isinstance(kept, QuestionResults)
+    alone = tuple(
+        measure_question(question, ranking, indexed, config)
+        for question, ranking in zip(evaluator.questions, rankings, strict=True)
+    )
+    # The columns are read without building a result; the results, built on use, are the per-question ones.
+    assert_same_columns(kept.columns, ResultColumns.of(alone))
+    assert kept[3] == alone[3] and kept[-1] == alone[-1] and kept[1:4] == alone[1:4]
+    assert kept == alone and tuple(kept) == alone and len(kept) == len(alone)
+    assert pickle.loads(pickle.dumps(kept)) == alone
+    assert summarize(kept, indexed.chunking.units) == summarize(alone, indexed.chunking.units)
+    assert repr(summarize(kept, indexed.chunking.units)) == repr(summarize(alone, indexed.chunking.units))
+
+
+def test_a_pickled_batch_builds_its_results_after_unpickling(sample: Dataset) -> None:
+    evaluator, config, _, _ = evaluated_rankings(sample, "fixed:size=200,overlap=60", 5)
+    fresh = Evaluator(sample.corpus, sample.questions.questions).evaluate(config)
+    copied = pickle.loads(pickle.dumps(fresh.questions))  # pickled before any result was built
+    assert isinstance(copied, QuestionResults)
+    assert copied == evaluator.evaluate(config).questions

@@ -26,18 +26,25 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import numpy as np
 
 from chunkscope.arrays import run_positions
-from chunkscope.model import Question, Span
-from chunkscope.results import CharacterOverlap, Config, DeliveredChunks, DeliveryStop, QuestionResult, Ranking
+from chunkscope.model import Chunk, Question, Span
+from chunkscope.pipeline.indexed import IndexedChunking
+from chunkscope.results import (
+    CharacterOverlap,
+    Config,
+    Cut,
+    DeliveredChunks,
+    DeliveryStop,
+    QuestionResult,
+    Ranking,
+    ResultColumns,
+)
 
-if TYPE_CHECKING:
-    from chunkscope.pipeline.evaluate import IndexedChunking
-
-__all__ = ["measure_single_spans", "single_span"]
+__all__ = ["SingleSpanBatch", "SingleSpanResults", "measure_single_spans", "single_span"]
 
 
 def single_span(question: Question) -> Span | None:
@@ -48,14 +55,91 @@ def single_span(question: Question) -> Span | None:
     return evidence[0].alternatives[0]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class SingleSpanResults:
+    """What :func:`measure_single_spans` measured of each question, from which its result is built on use.
+
+    Lists in the order of the measured questions; ``slots`` gives a question set position's place in them.
+    """
+
+    slots: dict[int, int]
+    question_ids: list[str]
+    rankings: list[Ranking]
+    totals: list[tuple[int, int]]
+    """Characters sent and re-sent (:func:`chunkscope.pipeline.evaluate.delivery_totals`)."""
+    cuts: dict[int, tuple[Cut, ...]]
+    """The cuts of the questions whose span no unit holds (the others have none)."""
+    item_ranks: list[tuple[int, ...]]
+    doc_hit: list[bool]
+    piece_ranks: dict[int, tuple[int, ...]]
+    """The piece ranks of the questions delivered in pieces (the others have none)."""
+    span_lengths: list[int]
+    inside: list[int]
+    """Span characters inside the top-k bodies."""
+    omega_inside: list[int]
+    omega_chars: list[int]
+    gold_match: dict[int, tuple[tuple[str, ...], ...]]
+    """How the spans located approximately were matched (the others were given exactly)."""
+    delivered_units: tuple[Chunk, ...]
+    units: tuple[Chunk, ...]
+    top_k: int
+
+    def result(self, position: int) -> QuestionResult:
+        """The result of the question at ``position`` of the question set (one that was measured here)."""
+        q = self.slots[position]
+        ranking = self.rankings[q]
+        ranks = self.item_ranks[q]
+        window = list(ranking.indices[: self.top_k])
+        stop: DeliveryStop = "top_k" if len(window) >= self.top_k else "exhausted"
+        length, inside = self.span_lengths[q], self.inside[q]
+        sent, resent = self.totals[q]
+        return QuestionResult(
+            question_id=self.question_ids[q],
+            evidence_exists=q not in self.cuts,
+            cuts=self.cuts.get(q, ()),
+            ranking=ranking,
+            first_correct_rank=ranks[0] if ranks else None,
+            delivered=DeliveredChunks(self.delivered_units, range(1, len(window) + 1), window, None, sent, resent),
+            skipped_ranks=(),
+            delivery_stop=stop,
+            covered=(bool(ranks) and ranks[0] <= self.top_k,),
+            doc_hit=self.doc_hit[q],
+            item_ranks=(ranks,),
+            attribution=(),
+            piece_ranks=(self.piece_ranks.get(q, ()),),
+            overlap=CharacterOverlap(
+                evidence_chars=length,
+                delivered_evidence_chars=inside,
+                undelivered_evidence_chars=length - inside,
+                omega_evidence_chars=self.omega_inside[q],
+                omega_chars=self.omega_chars[q],
+            ),
+            gold_match=self.gold_match.get(q, ()),
+            past_window=(),
+            units=self.units,
+            parents=None,
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SingleSpanBatch:
+    """The questions :func:`measure_single_spans` measured: where they stand, their columns and their results."""
+
+    positions: tuple[int, ...]
+    """Their positions in the question set, ascending."""
+    columns: ResultColumns
+    """Their metric columns, in the order of ``positions``."""
+    results: SingleSpanResults
+
+
 def measure_single_spans(
     questions: Sequence[Question],
     rankings: Sequence[Ranking],
     indexed: IndexedChunking,
     config: Config,
     totals: Sequence[tuple[int, int]],
-) -> list[QuestionResult | None]:
-    """Per question, its result when it has a single gold span, else None (measure it on its own).
+) -> SingleSpanBatch | None:
+    """The questions with a single gold span, measured at once (None when there are none).
 
     ``totals``: :func:`chunkscope.pipeline.evaluate.delivery_totals` of ``rankings`` (its being
     given means every top-k unit is sent whole, once). The chunking must have no parents.
@@ -71,48 +155,57 @@ def measure_single_spans(
         if span is not None and span.doc in codes and span.start >= 0:
             chosen.append(position)
             spans.append(span)
-    found: list[QuestionResult | None] = [None] * len(questions)
     if not chosen:
-        return found
+        return None
     line = _Line(table.docs, table.starts, table.ends, table.sent_lengths - table.lengths, codes, spans)
-    measured = _measure(line, [rankings[p] for p in chosen], config.top_k)
-    chunking = indexed.chunking
+    top_k = config.top_k
+    measured = _measure(line, [rankings[p] for p in chosen], top_k)
     locator = indexed.locator
-    delivered_units, units, top_k = chunking.delivered_units, chunking.units, config.top_k
-    for q, (position, span) in enumerate(zip(chosen, spans, strict=True)):
-        question, ranking = questions[position], rankings[position]
-        ranks = measured.item_ranks[q]
-        exists = measured.exists[q]
-        window = list(ranking.indices[:top_k])
-        stop: DeliveryStop = "top_k" if len(window) >= top_k else "exhausted"
-        inside = measured.inside[q]
-        found[position] = QuestionResult(
-            question_id=question.id,
-            evidence_exists=exists,
-            cuts=() if exists else (locator.cut(span),),
-            ranking=ranking,
-            first_correct_rank=ranks[0] if ranks else None,
-            delivered=DeliveredChunks(delivered_units, range(1, len(window) + 1), window, None, *totals[position]),
-            skipped_ranks=(),
-            delivery_stop=stop,
-            covered=(bool(ranks) and ranks[0] <= top_k,),
-            doc_hit=measured.doc_hit[q],
-            item_ranks=(ranks,),
-            attribution=(),
-            piece_ranks=(measured.piece_ranks.get(q, ()),),
-            overlap=CharacterOverlap(
-                evidence_chars=span.length,
-                delivered_evidence_chars=inside,
-                undelivered_evidence_chars=span.length - inside,
-                omega_evidence_chars=measured.omega_inside[q],
-                omega_chars=measured.omega_chars[q],
-            ),
-            gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
-            past_window=(),
-            units=units,
-            parents=None,
-        )
-    return found
+    lengths = line.span_end - line.span_start
+    chosen_totals = [totals[p] for p in chosen]
+    sent_and_resent = np.asarray(chosen_totals, dtype=np.int64).reshape(len(chosen), 2)
+    chunking = indexed.chunking
+    results = SingleSpanResults(
+        slots={position: q for q, position in enumerate(chosen)},
+        question_ids=[questions[p].id for p in chosen],
+        rankings=[rankings[p] for p in chosen],
+        totals=chosen_totals,
+        cuts={q: (locator.cut(spans[q]),) for q in np.flatnonzero(~measured.exists).tolist()},
+        item_ranks=measured.item_ranks,
+        doc_hit=measured.doc_hit.tolist(),
+        piece_ranks=measured.piece_ranks,
+        span_lengths=lengths.tolist(),
+        inside=measured.inside.tolist(),
+        omega_inside=measured.omega_inside.tolist(),
+        omega_chars=measured.omega_chars.tolist(),
+        gold_match={
+            q: tuple(item.match_labels for item in questions[p].evidence)
+            for q, p in enumerate(chosen)
+            if questions[p].approximate
+        },
+        delivered_units=chunking.delivered_units,
+        units=chunking.units,
+        top_k=top_k,
+    )
+    nothing = np.zeros(len(chosen), dtype=np.bool_)
+    columns = ResultColumns(
+        tuple(results.question_ids),
+        measured.first_rank,
+        measured.exists,
+        measured.covered,
+        measured.in_pieces,
+        measured.doc_hit,
+        sent_and_resent[:, 0].copy(),
+        sent_and_resent[:, 1].copy(),
+        lengths,
+        measured.inside,
+        lengths - measured.inside,
+        measured.omega_inside,
+        measured.omega_chars,
+        nothing,
+        nothing.copy(),
+    )
+    return SingleSpanBatch(tuple(chosen), columns, results)
 
 
 class _Line:
@@ -154,29 +247,24 @@ class _Line:
         self.sorted_starts = self.unit_start[self.order]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class _Measured:
-    """Per chosen question: the quantities of its result, as Python values."""
+    """Per measured question, the quantities of its result."""
 
-    def __init__(
-        self,
-        exists: list[bool],
-        item_ranks: list[tuple[int, ...]],
-        doc_hit: list[bool],
-        inside: list[int],
-        piece_ranks: dict[int, tuple[int, ...]],
-        omega_inside: list[int],
-        omega_chars: list[int],
-    ) -> None:
-        self.exists = exists
-        self.item_ranks = item_ranks
-        """Ranks (1-based) of the hits holding the span."""
-        self.doc_hit = doc_hit
-        self.inside = inside
-        """Span characters inside the top-k bodies."""
-        self.piece_ranks = piece_ranks
-        """For the questions delivered in pieces only: the ranks of the top-k bodies overlapping the span."""
-        self.omega_inside = omega_inside
-        self.omega_chars = omega_chars
+    exists: np.ndarray
+    first_rank: np.ndarray
+    """The first rank holding the span, 0 when none does (int64)."""
+    item_ranks: list[tuple[int, ...]]
+    """Ranks (1-based) of the hits holding the span."""
+    covered: np.ndarray
+    doc_hit: np.ndarray
+    inside: np.ndarray
+    """Span characters inside the top-k bodies (int64)."""
+    in_pieces: np.ndarray
+    piece_ranks: dict[int, tuple[int, ...]]
+    """For the questions delivered in pieces only: the ranks of the top-k bodies overlapping the span."""
+    omega_inside: np.ndarray
+    omega_chars: np.ndarray
 
 
 def _measure(line: _Line, rankings: Sequence[Ranking], top_k: int) -> _Measured:
@@ -195,23 +283,29 @@ def _measure(line: _Line, rankings: Sequence[Ranking], top_k: int) -> _Measured:
     ranks = (columns + 1).tolist()
     bounds = np.searchsorted(rows, np.arange(count + 1)).tolist()
     item_ranks = [tuple(ranks[bounds[q] : bounds[q + 1]]) for q in range(count)]
+    first_rank = np.zeros(count, dtype=np.int64)
+    held = np.flatnonzero(np.diff(bounds))
+    first_rank[held] = np.asarray(ranks, dtype=np.int64)[np.asarray(bounds, dtype=np.int64)[held]]
+    covered = (first_rank > 0) & (first_rank <= top_k)
 
     window = unit[:, :top_k]
     same_doc = valid[:, :top_k] & (line.unit_doc[window] == line.span_doc[:, None])
     inside = _clipped_union(line.unit_start[window], line.unit_end[window], same_doc, start, end)
-    covered = np.fromiter((bool(r) and r[0] <= top_k for r in item_ranks), dtype=np.bool_, count=count)
     in_pieces = ~covered & (inside == end - start)
     overlapping = same_doc & (line.unit_start[window] < end[:, None]) & (line.unit_end[window] > start[:, None])
     piece_ranks = {q: tuple((np.flatnonzero(overlapping[q]) + 1).tolist()) for q in np.flatnonzero(in_pieces).tolist()}
     omega_inside, omega_chars = _omega_counts(line)
     return _Measured(
-        exists.tolist(),
+        exists,
+        first_rank,
         item_ranks,
-        same_doc.any(axis=1).tolist(),
-        inside.tolist(),
+        covered,
+        same_doc.any(axis=1),
+        inside,
+        in_pieces,
         piece_ranks,
-        omega_inside.tolist(),
-        omega_chars.tolist(),
+        omega_inside,
+        omega_chars,
     )
 
 
