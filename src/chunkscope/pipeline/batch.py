@@ -150,9 +150,12 @@ def measure_single_spans(
     codes = {doc: code for code, doc in enumerate(dict.fromkeys(table.docs))}
     chosen: list[int] = []
     spans: list[Span] = []
+    approximate: list[int] = []
     for position, question in enumerate(questions):
         span = single_span(question)
         if span is not None and span.doc in codes and span.start >= 0:
+            if question.evidence[0].matches and question.approximate:  # no matches: located exactly
+                approximate.append(len(chosen))
             chosen.append(position)
             spans.append(span)
     if not chosen:
@@ -178,11 +181,7 @@ def measure_single_spans(
         inside=measured.inside.tolist(),
         omega_inside=measured.omega_inside.tolist(),
         omega_chars=measured.omega_chars.tolist(),
-        gold_match={
-            q: tuple(item.match_labels for item in questions[p].evidence)
-            for q, p in enumerate(chosen)
-            if questions[p].approximate
-        },
+        gold_match={q: tuple(item.match_labels for item in questions[chosen[q]].evidence) for q in approximate},
         delivered_units=chunking.delivered_units,
         units=chunking.units,
         top_k=top_k,
