@@ -490,6 +490,20 @@ def test_draws_ahead_are_the_blocks_drawn_in_place() -> None:
         np.testing.assert_array_equal(got, expected)
 
 
+def test_reused_draws_ahead_are_the_same_blocks_one_at_a_time() -> None:
+    draws = DrawsAhead(300, 1_500, 1_200, 3)
+    fresh = [*draws.sign_blocks(3, 1_500, 300), *draws.count_blocks(3, 1_200, 300)]
+    reused = [
+        (block.copy(), block.strides)  # a refilled block is valid until the next one is drawn
+        for blocks in (draws.sign_blocks(3, 1_500, 300, reuse=True), draws.count_blocks(3, 1_200, 300, reuse=True))
+        for block in blocks
+    ]
+    assert len(reused) == len(fresh) == 4
+    for (copy, strides), expected in zip(reused, fresh, strict=True):
+        assert copy.dtype == np.float64 and strides == expected.strides
+        np.testing.assert_array_equal(copy, expected)
+
+
 def test_draws_ahead_for_other_settings_are_refused() -> None:
     draws = DrawsAhead(40, 1_000, 1_000, 0)
     assert draws.fits(40, 1_000, 1_000, 0)

@@ -55,3 +55,17 @@ def test_a_sweep_tokenises_each_document_once(sample: Dataset, monkeypatch: pyte
         for retriever in ("bm25", "overlap", "rrf:bm25+overlap"):
             evaluator.evaluate(make_config(chunker, retriever))
     assert calls == [len(corpus.documents)]
+
+
+@pytest.mark.parametrize("chunker", ["fixed:size=77,overlap=13", "markdown:prefix=path"])
+def test_queries_looked_up_together_equal_each_query_on_its_own(sample: Dataset, chunker: str) -> None:
+    # Each distinct token is looked up once for all the queries: the ids of every query, repeats and order kept.
+    units = chunk_corpus(parse_chunker(chunker), sample.corpus).units
+    postings = build_index(parse_retriever("bm25"), units, sample.corpus).postings
+    texts = [q.query for q in sample.questions.questions] + ["", "zzqx unknown tokens only", "the the the"]
+    texts += texts[:5]  # the same queries twice
+    together = postings.queries_term_ids(texts)
+    assert len(together) == len(texts)
+    for number, text in enumerate(texts):
+        run = together.terms[together.offsets[number] : together.offsets[number + 1]]
+        assert run.tolist() == postings.query_term_ids(text)

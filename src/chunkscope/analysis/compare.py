@@ -36,7 +36,7 @@ from chunkscope.analysis.groups import tag_positions
 from chunkscope.analysis.paired import DEFAULT_PERMUTATIONS, PairedSettings, metric_values, pair_tests, tested_metrics
 from chunkscope.analysis.stats import DrawsAhead
 from chunkscope.errors import ChunkscopeError
-from chunkscope.results import ConfigResult
+from chunkscope.results import ConfigResult, question_ids
 
 __all__ = [
     "DEFAULT_PERMUTATIONS",
@@ -177,9 +177,9 @@ class _Inputs:
 def _common_question_ids(results: Sequence[ConfigResult]) -> tuple[str, ...]:
     """The shared question ids; ChunkscopeError naming the first mismatch otherwise."""
     first = results[0]
-    ids = tuple(q.question_id for q in first.questions)
+    ids = question_ids(first.questions)
     for other in results[1:]:
-        other_ids = tuple(q.question_id for q in other.questions)
+        other_ids = question_ids(other.questions)
         if other_ids == ids:
             continue
         if len(other_ids) != len(ids):

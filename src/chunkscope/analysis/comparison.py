@@ -34,8 +34,8 @@ from typing import Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from chunkscope.analysis.diagnose import FailureCause, failure_cause
-from chunkscope.results import BuiltOnUse, Config, QuestionResult
+from chunkscope.analysis.diagnose import FailureCause, failure_causes
+from chunkscope.results import RANKING_DEPTH, BuiltOnUse, Config, QuestionResult, QuestionResults, ResultColumns
 
 __all__ = [
     "NOT_SIGNIFICANT_NOTE",
@@ -70,6 +70,19 @@ def state_of(result: QuestionResult) -> State:
     if not result.evidence_exists:
         return "lost"
     return result.bucket
+
+
+def column_states(columns: ResultColumns) -> tuple[State, ...]:
+    """:func:`state_of` of every question, from its results' columns."""
+    ranks = columns.first_correct_rank
+    miss = (ranks == 0) | (ranks > RANKING_DEPTH)
+    lost = ~columns.evidence_exists
+    codes = np.select(
+        [columns.in_pieces & (lost | miss), lost, miss, ranks == 1, ranks <= 5],
+        [STATES.index(state) for state in ("pieces", "lost", "miss", "1", "2-5")],
+        STATES.index("6-20"),
+    )
+    return tuple(STATES[code] for code in codes.tolist())
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,14 +201,23 @@ class MoveColumns:
     @classmethod
     def of(cls, questions: Sequence[QuestionResult], config: Config) -> MoveColumns:
         """The columns of one configuration's question results."""
-        ranks = tuple(q.first_correct_rank for q in questions)
-        states = tuple(state_of(q) for q in questions)
-        complete = tuple(q.complete for q in questions)
-        lost = tuple(q.lost for q in questions)
-        causes = tuple(failure_cause(q, config) for q in questions)
+        if isinstance(questions, QuestionResults):
+            columns = questions.columns
+            ids = columns.question_ids
+            ranks = tuple(rank or None for rank in columns.first_correct_rank.tolist())
+            states = column_states(columns)
+            complete = tuple(columns.complete.tolist())
+            lost = tuple((~columns.evidence_exists).tolist())
+        else:
+            ids = tuple(q.question_id for q in questions)
+            ranks = tuple(q.first_correct_rank for q in questions)
+            states = tuple(state_of(q) for q in questions)
+            complete = tuple(q.complete for q in questions)
+            lost = tuple(q.lost for q in questions)
+        causes = failure_causes(questions, config)
         count = len(questions)
         return cls(
-            tuple(q.question_id for q in questions),
+            ids,
             ranks,
             states,
             complete,

@@ -60,9 +60,19 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from chunkscope.pipeline.assembly import assemble, delivery_decisions
 from chunkscope.pipeline.cost import delivery_cost
-from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
+from chunkscope.results import (
+    RANKING_DEPTH,
+    Config,
+    ConfigResult,
+    QuestionResult,
+    QuestionResults,
+    RankedChunk,
+    question_ids,
+)
 
 __all__ = [
     "STAGES",
@@ -74,6 +84,7 @@ __all__ = [
     "diagnose",
     "diagnosis_dict",
     "failure_cause",
+    "failure_causes",
     "failure_detail",
     "pieces_detail",
 ]
@@ -180,10 +191,47 @@ def failure_cause(result: QuestionResult, config: Config) -> FailureCause:
     return FailureCause.INCOMPLETE
 
 
+def failure_causes(results: Sequence[QuestionResult], config: Config) -> tuple[FailureCause, ...]:
+    """:func:`failure_cause` of every result; from the columns of results that keep them
+    (:class:`chunkscope.results.QuestionResults`) wherever they decide it, from the result itself elsewhere."""
+    if not isinstance(results, QuestionResults):
+        return tuple(failure_cause(result, config) for result in results)
+    columns = results.columns
+    ranks = columns.first_correct_rank
+    # The first tests of failure_cause, in its order: complete, no evidence, then (without a window) the bucket.
+    decided = np.select(
+        [
+            columns.complete,
+            ~columns.evidence_exists,
+            columns.windowed,
+            (ranks == 0) | (ranks > RANKING_DEPTH),
+            ranks > 5,
+        ],
+        [_OK, _CUT, _UNDECIDED, _NOT_RETRIEVED, _LOW_RANK],
+        _UNDECIDED,
+    ).tolist()
+    return tuple(
+        _CAUSE_ORDER[code] if code != _UNDECIDED else failure_cause(results[position], config)
+        for position, code in enumerate(decided)
+    )
+
+
+_CAUSE_ORDER = tuple(FailureCause)
+_OK, _CUT, _NOT_RETRIEVED, _LOW_RANK = (
+    _CAUSE_ORDER.index(cause)
+    for cause in (FailureCause.OK, FailureCause.CUT, FailureCause.NOT_RETRIEVED, FailureCause.LOW_RANK)
+)
+_UNDECIDED = -1
+
+
 def diagnose(result: ConfigResult) -> Diagnosis:
     """Label every question of ``result`` and count the labels."""
-    causes = tuple((q.question_id, failure_cause(q, result.config)) for q in result.questions)
-    windowed = any(q.past_window for q in result.questions)
+    questions = result.questions
+    causes = tuple(zip(question_ids(questions), failure_causes(questions, result.config), strict=True))
+    if isinstance(questions, QuestionResults):
+        windowed = bool(questions.columns.windowed.any())
+    else:
+        windowed = any(q.past_window for q in questions)
     counts = {cause: 0 for cause in FailureCause if windowed or cause is not FailureCause.TRUNCATED}
     for _, cause in causes:
         counts[cause] += 1

@@ -36,7 +36,7 @@ from chunkscope.analysis.stats import (
 )
 from chunkscope.errors import ChunkscopeError
 from chunkscope.metrics.registry import REGISTRY, Metric, QuestionValue
-from chunkscope.results import ConfigResult
+from chunkscope.results import ConfigResult, QuestionResults
 
 __all__ = ["DEFAULT_PERMUTATIONS", "PairTests", "PairedSettings", "metric_values", "pair_tests", "tested_metrics"]
 
@@ -85,10 +85,21 @@ def tested_metrics(metrics: Sequence[str] | None = None) -> tuple[str, ...]:
 
 
 def metric_values(result: ConfigResult, metrics: Sequence[str] | None = None) -> FloatArray:
-    """Per-question values, shape ``(len(metrics), questions)`` (default: the tested metrics)."""
-    chosen = [_per_question(REGISTRY[name]) for name in tested_metrics(metrics)]
-    rows = [list(map(value, result.questions)) for value in chosen]
-    return np.array(rows, dtype=np.float64).reshape(len(chosen), len(result.questions))
+    """Per-question values, shape ``(len(metrics), questions)`` (default: the tested metrics).
+
+    Taken from the results' columns when they keep them (:class:`chunkscope.results.QuestionResults`)
+    and the metric has a column: the same numbers.
+    """
+    chosen = [REGISTRY[name] for name in tested_metrics(metrics)]
+    questions = result.questions
+    columns = questions.columns if isinstance(questions, QuestionResults) else None
+    rows = [
+        metric.column(columns)
+        if columns is not None and metric.column is not None
+        else list(map(_per_question(metric), questions))
+        for metric in chosen
+    ]
+    return np.array(rows, dtype=np.float64).reshape(len(chosen), len(questions))
 
 
 def pair_tests(

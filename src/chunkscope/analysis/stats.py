@@ -216,7 +216,11 @@ def paired_permutation_pvalues(
             counts += count(signs, threshold)
         p_values = counts / total
     else:
-        blocks = _sign_blocks(seed, permutations, n) if draws is None else draws.sign_blocks(seed, permutations, n)
+        blocks = (
+            _sign_blocks(seed, permutations, n)
+            if draws is None
+            else draws.sign_blocks(seed, permutations, n, reuse=True)
+        )
         for signs in blocks:
             counts += count(signs, threshold)
         p_values = (1.0 + counts) / (permutations + 1.0)
@@ -351,7 +355,7 @@ def bootstrap_ci(
     multiply = _dense_products(d) if products is None else products
     n = d.shape[1]
     means = np.empty((resamples, d.shape[0]), dtype=np.float64)
-    blocks = _count_blocks(seed, resamples, n) if draws is None else draws.count_blocks(seed, resamples, n)
+    blocks = _count_blocks(seed, resamples, n) if draws is None else draws.count_blocks(seed, resamples, n, reuse=True)
     start = 0
     for block in blocks:
         means[start : start + len(block)] = multiply(block) / n
@@ -436,19 +440,39 @@ class DrawsAhead:
         if self._error is not None:
             raise self._error
 
-    def sign_blocks(self, seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
-        """The Monte Carlo sign vectors, block by block, as :func:`paired_permutation_pvalues` draws them."""
-        self._joined(seed, permutations, self.permutations, n, signs_only=True)
-        for packed in self._signs:
-            # The same layout as _random_signs: a view of the first n signs of each row.
-            signs: FloatArray = packed.astype(np.float64)[:, :n]
-            yield signs
+    def sign_blocks(self, seed: int, permutations: int, n: int, *, reuse: bool = False) -> Iterator[FloatArray]:
+        """The Monte Carlo sign vectors, block by block, as :func:`paired_permutation_pvalues` draws them.
 
-    def count_blocks(self, seed: int, resamples: int, n: int) -> Iterator[FloatArray]:
-        """The bootstrap draw counts, block by block, as :func:`bootstrap_ci` draws them."""
+        ``reuse``: every block is written into the same float64 array, valid until the next one is
+        drawn (for a caller done with each block before asking for the next).
+        """
+        self._joined(seed, permutations, self.permutations, n, signs_only=True)
+        # The same layout as _random_signs: a view of the first n signs of each row.
+        return _as_float64(self._signs, n, reuse)
+
+    def count_blocks(self, seed: int, resamples: int, n: int, *, reuse: bool = False) -> Iterator[FloatArray]:
+        """The bootstrap draw counts, block by block, as :func:`bootstrap_ci` draws them (``reuse``: see
+        :meth:`sign_blocks`)."""
         self._joined(seed, resamples, self.resamples, n)
-        for counts in self._counts:
-            yield counts.astype(np.float64)
+        return _as_float64(self._counts, n, reuse)
+
+
+def _as_float64(blocks: Sequence[npt.NDArray[np.generic]], columns: int, reuse: bool) -> Iterator[FloatArray]:
+    """The first ``columns`` columns of each block as float64: new arrays, or one array refilled for each block.
+
+    Refilling spares a fresh allocation of tens of MB per block, whose pages the system must map and zero
+    first; the values and their layout (each row's values at the same strides) are the same.
+    """
+    buffer: FloatArray | None = None
+    for block in blocks:
+        if not reuse:
+            yield block.astype(np.float64)[:, :columns]
+            continue
+        if buffer is None or buffer.shape[1] != block.shape[1] or len(buffer) < len(block):
+            buffer = np.empty(block.shape, dtype=np.float64)
+        filled = buffer[: len(block)]
+        np.copyto(filled, block)
+        yield filled[:, :columns]
 
 
 def _count_type(n: int) -> type[np.generic]:

@@ -6,7 +6,9 @@ the sum over its questions, a count of questions.
 
 from __future__ import annotations
 
-from chunkscope.results import QuestionResult
+import numpy as np
+
+from chunkscope.results import QuestionResult, ResultColumns
 
 
 def evidence_exists(result: QuestionResult) -> int:
@@ -35,3 +37,28 @@ def doc_hit(result: QuestionResult) -> int:
 def complete(result: QuestionResult) -> int:
     """``1`` when every required item has an alternative wholly inside the body of a delivered chunk, else ``0``."""
     return int(result.complete)
+
+
+def evidence_exists_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`evidence_exists` of every question (int64)."""
+    return columns.evidence_exists.astype(np.int64)
+
+
+def lost_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`lost` of every question (int64)."""
+    return (~columns.evidence_exists).astype(np.int64)
+
+
+def pieces_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`pieces` of every question (int64)."""
+    return columns.in_pieces.astype(np.int64)
+
+
+def doc_hit_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`doc_hit` of every question (int64)."""
+    return columns.doc_hit.astype(np.int64)
+
+
+def complete_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`complete` of every question (int64)."""
+    return columns.complete.astype(np.int64)

@@ -6,7 +6,9 @@ is the sum over its questions.
 
 from __future__ import annotations
 
-from chunkscope.results import QuestionResult
+import numpy as np
+
+from chunkscope.results import QuestionResult, ResultColumns
 
 
 def sent_chars(result: QuestionResult) -> int:
@@ -17,3 +19,13 @@ def sent_chars(result: QuestionResult) -> int:
 def duplicate_chars(result: QuestionResult) -> int:
     """Body characters sent more than once: delivered body characters minus distinct (document, offset) pairs."""
     return result.duplicate_chars
+
+
+def sent_chars_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`sent_chars` of every question (int64)."""
+    return columns.sent_chars
+
+
+def duplicate_chars_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`duplicate_chars` of every question (int64)."""
+    return columns.duplicate_chars

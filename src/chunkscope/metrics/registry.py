@@ -25,14 +25,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+import numpy as np
+
 from chunkscope.errors import SpecError
 from chunkscope.metrics import coverage, delivery, overlap, rank, size, window
 from chunkscope.model import Chunk
-from chunkscope.results import QuestionResult, Summary
+from chunkscope.results import QuestionResult, ResultColumns, Summary
 
 __all__ = [
     "REGISTRY",
     "Better",
+    "ColumnValue",
     "Kind",
     "Metric",
     "QuestionValue",
@@ -56,6 +59,9 @@ QuestionValue = Callable[[QuestionResult], float]
 """One question's value of a metric."""
 SummaryValue = Callable[[Sequence[QuestionResult], Sequence[Chunk]], float]
 """A configuration's value of a metric, from every question's result and the index's units."""
+ColumnValue = Callable[[ResultColumns], np.ndarray]
+"""Every question's value of a metric at once, from the results' columns: the same numbers as
+``per_question`` of each result (``tolist`` gives the very Python values)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +95,12 @@ class Metric:
     applies: Callable[[Sequence[QuestionResult]], bool] | None = field(default=None, compare=False)
     """When set, the metric exists only for configurations whose questions' results it returns True
     for (e.g. a model's token window): the others' summaries, reports and tables leave it out."""
+    column: ColumnValue | None = field(default=None, compare=False)
+    """``per_question`` of every question at once, from the results' columns (None: read each result).
+    Given only with a summary that is the mean (rate) or the sum (count) of ``per_question``, as the
+    factories :func:`rate_metric` and :func:`count_metric` make it."""
+    applies_column: Callable[[ResultColumns], bool] | None = field(default=None, compare=False)
+    """``applies`` from the results' columns (needed, with ``applies``, for the columns to be read)."""
 
     @property
     def heading(self) -> str:
@@ -111,6 +123,20 @@ class Metric:
         if self.better is None:
             raise ValueError(f"{self.name} has no better direction")
         return -1 if self.better == "higher" else 1
+
+    @property
+    def reads_columns(self) -> bool:
+        """Its summary and per-question values can be taken from the results' columns."""
+        return self.column is not None and (self.applies is None or self.applies_column is not None)
+
+    def column_summary(self, columns: ResultColumns) -> float:
+        """The summary value from the columns (requires :attr:`reads_columns`): the same additions, in the
+        same order, as the mean (rate) or sum (count) of the per-question values."""
+        assert self.column is not None
+        values = self.column(columns).tolist()
+        if self.kind == "rate":
+            return sum(values) / len(values) if values else 0.0
+        return int(sum(values))
 
     def question_mean(self, summary: Summary) -> float:
         """The mean of the per-question values: the rate itself, or the count over the questions."""
@@ -146,8 +172,12 @@ def rate_metric(
     title: str = "",
     aliases: tuple[str, ...] = (),
     cutoff: tuple[str, int] | None = None,
+    column: ColumnValue | None = None,
 ) -> Metric:
-    """A metric whose value is the mean of a per-question value in [0, 1]; higher is better."""
+    """A metric whose value is the mean of a per-question value in [0, 1]; higher is better.
+
+    ``column``: the per-question values of every question at once, from the results' columns.
+    """
     return Metric(
         name,
         label,
@@ -161,6 +191,7 @@ def rate_metric(
         title=title,
         aliases=aliases,
         cutoff=cutoff,
+        column=column,
     )
 
 
@@ -176,8 +207,10 @@ def count_metric(
     title: str = "",
     aliases: tuple[str, ...] = (),
     applies: Callable[[Sequence[QuestionResult]], bool] | None = None,
+    column: ColumnValue | None = None,
+    applies_column: Callable[[ResultColumns], bool] | None = None,
 ) -> Metric:
-    """A metric whose value is the sum of a whole-number per-question value."""
+    """A metric whose value is the sum of a whole-number per-question value (``column``: see :func:`rate_metric`)."""
     return Metric(
         name,
         label,
@@ -191,6 +224,8 @@ def count_metric(
         title=title,
         aliases=aliases,
         applies=applies,
+        column=column,
+        applies_column=applies_column,
     )
 
 
@@ -207,9 +242,23 @@ def rank_metric(
     def at_k(result: QuestionResult) -> float:
         return formula(result.first_correct_rank, k)
 
+    def at_k_column(columns: ResultColumns) -> np.ndarray:
+        # formula itself gives each rank's value: a table looked up by rank (0 stands for None).
+        ranks = columns.first_correct_rank
+        values = [formula(None, k)] + [formula(r, k) for r in range(1, int(ranks.max(initial=0)) + 1)]
+        table: np.ndarray = np.asarray(values, dtype=np.float64)[ranks]
+        return table
+
     at_k.__doc__ = f"{(formula.__doc__ or '').strip()} With k = {k}."
     return rate_metric(
-        f"{measure}_at_{k}", label, at_k, family="rank", tested=tested, aliases=(f"{measure}@{k}",), cutoff=(measure, k)
+        f"{measure}_at_{k}",
+        label,
+        at_k,
+        family="rank",
+        tested=tested,
+        aliases=(f"{measure}@{k}",),
+        cutoff=(measure, k),
+        column=at_k_column,
     )
 
 
@@ -294,14 +343,46 @@ REGISTRY = Registry(
             "higher",
             family="coverage",
             title="evidence exists",
+            column=coverage.evidence_exists_column,
         ),
         count_metric(
-            "lost", "lost", coverage.lost, "questions", "lower", family="coverage", title="lost (evidence cut)"
+            "lost",
+            "lost",
+            coverage.lost,
+            "questions",
+            "lower",
+            family="coverage",
+            title="lost (evidence cut)",
+            column=coverage.lost_column,
         ),
-        count_metric("doc_hits", "doc hits", coverage.doc_hit, "questions", "higher", family="coverage"),
-        count_metric("complete", "complete", coverage.complete, "questions", "higher", family="coverage", tested=True),
         count_metric(
-            "pieces", "pieces", coverage.pieces, "questions", None, family="coverage", title="delivered in pieces"
+            "doc_hits",
+            "doc hits",
+            coverage.doc_hit,
+            "questions",
+            "higher",
+            family="coverage",
+            column=coverage.doc_hit_column,
+        ),
+        count_metric(
+            "complete",
+            "complete",
+            coverage.complete,
+            "questions",
+            "higher",
+            family="coverage",
+            tested=True,
+            column=coverage.complete_column,
+        ),
+        count_metric(
+            "pieces",
+            "pieces",
+            coverage.pieces,
+            "questions",
+            None,
+            family="coverage",
+            title="delivered in pieces",
+            column=coverage.pieces_column,
         ),
         rate_metric(
             "evidence_recall",
@@ -311,9 +392,18 @@ REGISTRY = Registry(
             tested=True,
             title="evidence recall",
             aliases=("evidence recall",),
+            column=overlap.evidence_recall_column,
         ),
-        rate_metric("precision", "prec", overlap.precision, family="overlap", tested=True, title="precision"),
-        rate_metric("iou", "IoU", overlap.iou, family="overlap", tested=True),
+        rate_metric(
+            "precision",
+            "prec",
+            overlap.precision,
+            family="overlap",
+            tested=True,
+            title="precision",
+            column=overlap.precision_column,
+        ),
+        rate_metric("iou", "IoU", overlap.iou, family="overlap", tested=True, column=overlap.iou_column),
         rate_metric(
             "precision_omega",
             "precΩ",
@@ -322,13 +412,21 @@ REGISTRY = Registry(
             tested=True,
             title="precision Ω",
             aliases=("precision Ω", "precision_Ω"),
+            column=overlap.precision_omega_column,
         ),
         rank_metric("recall", 5, "R@5", rank.recall_at),
         rank_metric("recall", 20, "R@20", rank.recall_at),
         rank_metric("mrr", 10, "MRR@10", rank.reciprocal_rank),
         rank_metric("ndcg", 10, "nDCG@10", rank.ndcg_single),
         count_metric(
-            "sent_chars", "sent", delivery.sent_chars, "characters", None, family="delivery", title="sent chars"
+            "sent_chars",
+            "sent",
+            delivery.sent_chars,
+            "characters",
+            None,
+            family="delivery",
+            title="sent chars",
+            column=delivery.sent_chars_column,
         ),
         count_metric(
             "duplicate_chars",
@@ -338,6 +436,7 @@ REGISTRY = Registry(
             "lower",
             family="delivery",
             title="re-sent chars",
+            column=delivery.duplicate_chars_column,
         ),
     )
 )
@@ -354,5 +453,7 @@ REGISTRY.register(
         family="window",
         title="evidence past the window",
         applies=window.has_window,
+        column=window.truncated_evidence_column,
+        applies_column=window.has_window_column,
     )
 )

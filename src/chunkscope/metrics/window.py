@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from chunkscope.results import QuestionResult
+import numpy as np
+
+from chunkscope.results import QuestionResult, ResultColumns
 
 
 def truncated_evidence(result: QuestionResult) -> int:
@@ -21,3 +23,13 @@ def truncated_evidence(result: QuestionResult) -> int:
 def has_window(results: Sequence[QuestionResult]) -> bool:
     """True when the retriever's model reads a token window (its results mark evidence past it)."""
     return any(result.past_window for result in results)
+
+
+def truncated_evidence_column(columns: ResultColumns) -> np.ndarray:
+    """:func:`truncated_evidence` of every question (int64)."""
+    return columns.past_window.astype(np.int64)
+
+
+def has_window_column(columns: ResultColumns) -> bool:
+    """:func:`has_window` from the columns."""
+    return bool(columns.windowed.any())

@@ -7,18 +7,19 @@ import gc
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from threading import Lock
 
 import numpy as np
 
-from chunkscope.chunkers import Chunking, chunk_corpus, parse_chunker
+from chunkscope.chunkers import chunk_corpus, parse_chunker
 from chunkscope.io.gold import trim_questions
 from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.assembly import assemble_units
+from chunkscope.pipeline.batch import SingleSpanBatch, measure_single_spans
 from chunkscope.pipeline.cost import delivery_cost
-from chunkscope.pipeline.locate import UnitLocator
+from chunkscope.pipeline.indexed import IndexedChunking, index_chunking
 from chunkscope.pipeline.overlap import measure_overlap, piece_ranks, unions_by_doc
 from chunkscope.results import (
     Attribution,
@@ -28,7 +29,9 @@ from chunkscope.results import (
     DeliveredChunks,
     DeliveryStop,
     QuestionResult,
+    QuestionResults,
     Ranking,
+    ResultColumns,
 )
 from chunkscope.retrievers import RetrieverIndex, parse_retriever
 from chunkscope.retrievers.base import build_index, window_ends
@@ -46,83 +49,6 @@ MEASURE_REPORT_EVERY = 64
 
 class EvaluationCancelled(Exception):
     """The ``cancelled`` callable of an evaluation returned True: it stopped, and nothing of it was cached."""
-
-
-@dataclass(frozen=True, slots=True)
-class IndexedChunking:
-    """A chunking with its span locator over the delivered units."""
-
-    chunking: Chunking
-    locator: UnitLocator
-    delivered_index: tuple[int, ...]
-    """For each retrieval unit, the index of its delivered unit in ``delivered_units``."""
-    unit_locator: UnitLocator | None = None
-    """Over the retrieval units when they are not the delivered ones (parent-child chunking)."""
-    table: UnitTable = field(init=False, repr=False, compare=False)
-    """The delivered units' ids, documents, offsets and sent lengths as columns (the measuring hot path)."""
-    delivered_positions: np.ndarray = field(init=False, repr=False, compare=False)
-    """``delivered_index`` as an array."""
-    delivers_itself: bool = field(init=False, repr=False, compare=False)
-    """Every retrieval unit is its own delivered unit (``delivered_index`` is ``0, 1, 2, ...``)."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "table", UnitTable.of(self.chunking.delivered_units))
-        object.__setattr__(self, "delivered_positions", np.asarray(self.delivered_index, dtype=np.int64))
-        identity = self.delivered_index == tuple(range(len(self.delivered_index)))
-        object.__setattr__(self, "delivers_itself", identity)
-
-
-@dataclass(frozen=True, slots=True)
-class UnitTable:
-    """Columns of a unit sequence: a tuple item is cheaper to read than a Chunk attribute in the hot path."""
-
-    ids: tuple[str, ...]
-    docs: tuple[str, ...]
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
-    sent: tuple[int, ...]
-    """Prefix plus body length: what sending the unit whole costs in characters."""
-    unique_ids: bool
-    """No two units share an id (false for the parents of parent-child chunking)."""
-    lengths: np.ndarray
-    """Body lengths (int64)."""
-    sent_lengths: np.ndarray
-    """``sent`` as an array (int64)."""
-    line_starts: np.ndarray
-    """Each body's start on one line of the documents laid end to end (int64)."""
-    line_length: int
-    """The length of that line."""
-
-    @classmethod
-    def of(cls, units: Sequence[Chunk]) -> UnitTable:
-        """The columns of ``units``."""
-        ids = tuple(u.id for u in units)
-        docs = tuple(u.doc for u in units)
-        starts = tuple(u.start for u in units)
-        ends = tuple(u.end for u in units)
-        document_ends: dict[str, int] = {}
-        for doc, end in zip(docs, ends, strict=True):
-            document_ends[doc] = max(end, document_ends.get(doc, 0))
-        offsets: dict[str, int] = {}
-        line_length = 0
-        for doc, end in document_ends.items():
-            offsets[doc] = line_length
-            line_length += end
-        first = np.fromiter(map(offsets.__getitem__, docs), dtype=np.int64, count=len(docs))
-        start_array = np.asarray(starts, dtype=np.int64).reshape(-1)
-        sent = tuple(u.sent_length for u in units)
-        return cls(
-            ids,
-            docs,
-            starts,
-            ends,
-            sent,
-            len(set(ids)) == len(ids),
-            np.asarray(ends, dtype=np.int64).reshape(-1) - start_array,
-            np.asarray(sent, dtype=np.int64).reshape(-1),
-            first + start_array,
-            line_length,
-        )
 
 
 class Evaluator:
@@ -265,26 +191,46 @@ class Evaluator:
         totals = delivery_totals(rankings, indexed, config)
         each: Sequence[tuple[int, int] | None] = [None] * len(rankings) if totals is None else totals
         count = len(self.questions)
-        results: list[QuestionResult] = []
+        report("measuring", 0, count)
+        batch = measured_at_once(self.questions, rankings, indexed, config, windows, totals)
+        batched = set() if batch is None else set(batch.positions)
+        results: list[QuestionResult | None] = [None] * count
         for number, (question, ranking, sent) in enumerate(zip(self.questions, rankings, each, strict=True)):
-            if number % MEASURE_REPORT_EVERY == 0:
+            if number % MEASURE_REPORT_EVERY == 0 and number:
                 report("measuring", number, count)
-            results.append(measure_question(question, ranking, indexed, config, windows, sent))
-        summary = summarize(tuple(results), units)
-        return ConfigResult(config, summary, tuple(results), units, indexed.chunking.imported)
+            if number not in batched:
+                results[number] = measure_question(question, ranking, indexed, config, windows, sent)
+        questions: Sequence[QuestionResult]
+        if batch is None:
+            questions = tuple(result for result in results if result is not None)
+        else:
+            questions = QuestionResults(batch_columns(batch, results), batch.results, results)
+        summary = summarize(questions, units)
+        return ConfigResult(config, summary, questions, units, indexed.chunking.imported)
 
 
-def index_chunking(chunking: Chunking) -> IndexedChunking:
-    """A chunking with its span locator over the delivered units and each unit's delivered position."""
-    delivered = chunking.delivered_units
-    positions = {unit.id: i for i, unit in enumerate(delivered)}
-    delivered_index = (
-        tuple(range(len(chunking.units)))
-        if chunking.parents is None
-        else tuple(positions[p.id] for p in chunking.parents)
-    )
-    children = None if chunking.parents is None else UnitLocator(chunking.units)
-    return IndexedChunking(chunking, UnitLocator(delivered), delivered_index, children)
+def measured_at_once(
+    questions: Sequence[Question],
+    rankings: Sequence[Ranking],
+    indexed: IndexedChunking,
+    config: Config,
+    windows: Sequence[int] | None,
+    totals: Sequence[tuple[int, int]] | None,
+) -> SingleSpanBatch | None:
+    """The questions :func:`measure_single_spans` measures at once (the others are left to
+    :func:`measure_question`): when every top-k unit is sent whole once, without parents or a model window."""
+    if totals is None or windows is not None or indexed.chunking.parents is not None:
+        return None
+    return measure_single_spans(questions, rankings, indexed, config, totals)
+
+
+def batch_columns(batch: SingleSpanBatch, results: Sequence[QuestionResult | None]) -> ResultColumns:
+    """The metric columns of every question: the batch's, and those of the results measured one by one."""
+    alone = [position for position, result in enumerate(results) if result is not None]
+    if not alone:
+        return batch.columns
+    measured = ResultColumns.of([result for result in results if result is not None])
+    return ResultColumns.joined(len(results), [(batch.positions, batch.columns), (alone, measured)])
 
 
 def array_bytes(index: object, depth: int = 4) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -32,6 +33,32 @@ and an index that size is ranked on the compiled path anyway."""
 def query_tokens(tokenizer: Any, text: str) -> tuple[str, ...]:
     """Tokens of a query; cached because every configuration re-ranks the same questions."""
     return tuple(tokenizer(text))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class QueryTokenTable:
+    """The tokens of many queries as distinct token texts and, per token in query order, its distinct one."""
+
+    distinct: list[str]
+    """Each token text once, in order of first occurrence."""
+    inverse: np.ndarray
+    """Per token of the queries, one query after the other: its position in ``distinct`` (int64)."""
+    sizes: np.ndarray
+    """Tokens per query (int64)."""
+
+
+@lru_cache(maxsize=8)
+def query_token_table(tokenizer: Any, texts: tuple[str, ...]) -> QueryTokenTable:
+    """The tokens of ``texts`` (cached: every configuration of a sweep with this tokenizer ranks the same queries,
+    and a token's term id is looked up once per distinct text)."""
+    token_lists = [query_tokens(tokenizer, text) for text in texts]
+    positions: dict[str, int] = {}
+    inverse = [positions.setdefault(token, len(positions)) for tokens in token_lists for token in tokens]
+    return QueryTokenTable(
+        list(positions),
+        np.asarray(inverse, dtype=np.int64),
+        np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists)),
+    )
 
 
 class Postings:
@@ -81,10 +108,10 @@ class Postings:
         return ids[ids >= 0]
 
     def queries_term_ids(self, texts: Sequence[str]) -> QueryTerms:
-        """``term_ids`` of many queries, looked up together."""
-        token_lists = [query_tokens(self.tokenizer, text) for text in texts]
-        flat = self.vocabulary.ids([t for tokens in token_lists for t in tokens])
-        sizes = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
+        """``term_ids`` of many queries, looked up together: each distinct token once."""
+        tokens = query_token_table(self.tokenizer, tuple(texts))
+        flat = self.vocabulary.ids(tokens.distinct)[tokens.inverse]
+        sizes = tokens.sizes
         known = flat >= 0
         owner = np.repeat(np.arange(len(texts)), sizes)[known]
         offsets = np.zeros(len(texts) + 1, dtype=np.int64)
