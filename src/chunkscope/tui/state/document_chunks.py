@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from chunkscope.model import Chunk
-from chunkscope.pipeline.evaluate import Evaluator, IndexedChunking
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.pipeline.indexed import IndexedChunking
 from chunkscope.results import Config
 
 DOCUMENTS_KEPT = 64
