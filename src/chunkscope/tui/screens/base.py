@@ -37,6 +37,7 @@ from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import QuestionList
+from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 
 NARROW_BELOW = 100
@@ -386,6 +387,12 @@ class SessionScreen(SyncedScreen):
     def preparing(self) -> bool:
         """The likely next questions' detail is still to be prepared (or being prepared)."""
         return self._prepare_timer is not None or bool(self._to_prepare)
+
+    def on_quiet_scroll_view_resized(self, message: QuietScrollView.Resized) -> None:
+        # A pane changed size (a panel above it shrank or grew, the terminal was resized): what was prepared
+        # at the old size would not be shown, so prepare again once the screen is laid out.
+        if self._prepare_timer is None and not self.detail_pending:
+            self.call_after_refresh(self._prepare_soon)
 
     def _stop_preparing(self) -> None:
         if self._prepare_timer is not None:

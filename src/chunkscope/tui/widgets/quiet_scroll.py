@@ -13,6 +13,7 @@ row up: the finished row of a content strip painted before is reused wherever it
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Self
 
@@ -20,6 +21,7 @@ from rich.color import Color
 from rich.segment import Segment, Segments
 from rich.style import Style
 from rich.terminal_theme import TerminalTheme
+from textual import events
 from textual._ansi_theme import DEFAULT_TERMINAL_THEME
 from textual._styles_cache import RenderLineCallback, StylesCache
 from textual.color import Color as TextualColor
@@ -28,6 +30,7 @@ from textual.css.styles import StylesBase
 from textual.dom import NoScreen
 from textual.filter import LineFilter
 from textual.geometry import Region, Size, Spacing
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
@@ -100,11 +103,11 @@ class ReusingStylesCache(StylesCache):
     """
 
     KEPT = 1024
-    """Finished rows kept (a few screens of rows); all are dropped beyond that."""
+    """Finished rows kept (a few screens of rows, some prepared ahead); the least recently used go first."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._finished: dict[int, tuple[Strip, Strip]] = {}
+        self._finished: OrderedDict[int, tuple[Strip, Strip]] = OrderedDict()
         """id(content strip) -> (that strip, its finished row): the strip is held so its id stays its own."""
         self._shared: tuple[object, ...] | None = None
         self._content_rows = range(0)
@@ -198,15 +201,17 @@ class ReusingStylesCache(StylesCache):
         content = render_content_line(y - self._content_rows.start)
         kept = self._finished.get(id(content))
         if kept is not None and kept[0] is content:
+            self._finished.move_to_end(id(content))
             return kept[1]
         finished = super().render_line(*arguments, lambda _: content, *labels)
         self._keep(content, finished)
         return finished
 
     def _keep(self, content: Strip, finished: Strip) -> None:
-        if len(self._finished) >= self.KEPT:
-            self._finished.clear()
         self._finished[id(content)] = (content, finished)
+        self._finished.move_to_end(id(content))
+        if len(self._finished) > self.KEPT:
+            self._finished.popitem(last=False)  # the row used longest ago (a prepared one was just added)
 
     def finish_ahead(self, contents: Iterable[Strip], cuts: Sequence[int] | None = None) -> None:
         """Finish content strips a later paint most likely shows (rows prepared while the user reads), as the
@@ -252,6 +257,13 @@ class QuietScrollView(ScrollView):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._styles_cache = ReusingStylesCache()
+
+    class Resized(Message):
+        """The view's size changed: rows prepared at the old size will not be shown."""
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # Textual calls this besides a subclass's own on_resize (one handler per class of the MRO).
+        self.post_message(self.Resized())
 
     def finish_rows_ahead(self, rows: Iterable[Strip]) -> None:
         """Style content rows a later paint most likely shows now (see :meth:`ReusingStylesCache.finish_ahead`)."""

@@ -14,6 +14,7 @@ The widget only lays rows out and moves the cursor: delivery facts come from
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from chunkscope.tui.widgets.scroll_size import set_scroll_size
 BUILD_MARGIN = 4
 """Rows built below the visible ones, so a short scroll finds them ready."""
 ROWS_KEPT = 2048
-"""Rows with their cursor column kept (a few questions' screens); all are dropped beyond that."""
+"""Rows with their cursor column kept (a few questions' screens); the least recently used go first."""
 BLOCKS_KEPT = 512
 """Hit blocks kept (about 25 questions of 20 hits)."""
 
@@ -127,7 +128,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         question shown before costs no rebuilding."""
         self._highlighted = 0
         self._styles = ComponentStyles(self, "ranked-chunks")
-        self._rows: dict[tuple[int, bool, int], tuple[Strip, Strip]] = {}
+        self._rows: OrderedDict[tuple[int, bool, int], tuple[Strip, Strip]] = OrderedDict()
         """Each row with its cursor column, by (id of the row's strip, cursor on it, width): the same strip for
         the same row whenever it shows, so its styled form is reused (the row's strip is held, keeping its id)."""
         self._frame: tuple[int, int] | None = None
@@ -461,12 +462,13 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         key = (id(content), on_cursor, width)
         kept = self._rows.get(key)
         if kept is not None and kept[0] is content:
+            self._rows.move_to_end(key)
             return kept[1]
         cursor = Segment("▌", self._styles.component("cursor")) if on_cursor else Segment(" ", self._styles.base)
         strip = Strip([cursor, *content], content.cell_length + 1)
         if strip.cell_length != width:
             strip = strip.crop_extend(0, width, self._styles.base)
-        if len(self._rows) >= ROWS_KEPT:
-            self._rows.clear()
         self._rows[key] = (content, strip)
+        if len(self._rows) > ROWS_KEPT:
+            self._rows.popitem(last=False)
         return strip
