@@ -11,10 +11,12 @@ installed and the work is large enough to repay loading it; ``CHUNKSCOPE_BACKEND
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
 import os
 import sys
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,12 +34,21 @@ COMPILED_MIN_POSTINGS = 100_000_000
 """Postings to touch from which the compiled path repays its start-up (importing numba and loading its
 cached machine code: 0.7 s on the 2-core machine): numpy costs 5 to 15 ns more per posting."""
 
+LONG_BATCH_CELLS = 1 << 19
+"""Score cells per batch when scoring query by query: rows enough to amortise finding their top hits."""
+
 LONG_POSTINGS = 400
 """Mean postings per query term from which numpy scores query by query (a slice costs about as much as
 gathering 400 postings into a batch)."""
 
 LOADED_MIN_WORK = 100_000
 """Once the compiled path is loaded, it is used from this much work on."""
+
+DENSE_SHARE = 8
+"""A term in more than 1/8 of the units is scored as a dense column (measured at 50 MB: fastest of 2 to 16)."""
+
+DENSE_BYTES = 64 << 20
+"""At most this much memory for the dense columns (at 50 MB: 147 terms, 63 MiB)."""
 
 TOP_BLOCK = 64
 """Columns per block when finding a row's best scores: its blocks' maxima are read first."""
@@ -76,22 +87,25 @@ def rank_queries(
     depth: int,
     backend: str | None = None,
     progress: Progress | None = None,
+    dense: DenseColumns | None = None,
 ) -> list[Ranking]:
     """Each query's top ``depth`` units (scores above 0) by the summed weights of its terms' postings.
 
     A repeated query term adds again; ``weights`` None weighs every posting 1.0. Given ``progress``,
     the queries are ranked ``REPORT_EVERY`` at a time with a report before each part (the caller's
-    chance to cancel); the backend is chosen once for all of them.
+    chance to cancel); the backend is chosen once for all of them. ``dense``: the postings' dense
+    columns, kept by the caller across calls (the numpy path builds them on first use).
     """
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
     chosen = backend or choose_backend(touched, COMPILED_MIN_POSTINGS)
+    rank: Callable[..., list[Ranking]]
     if chosen == "numba":
         from chunkscope.retrievers import compiled
 
         rank = compiled.rank_queries
     else:
-        rank = rank_queries_numpy
+        rank = functools.partial(rank_queries_numpy, dense=dense or DenseColumns(pointers, units, weights, unit_count))
     if progress is None:
         return rank(pointers, units, weights, unit_count, tie_break, queries, depth)
     rankings: list[Ranking] = []
@@ -111,26 +125,35 @@ def rank_queries_numpy(
     tie_break: np.ndarray,
     queries: QueryTerms,
     depth: int,
+    dense: DenseColumns | None = None,
 ) -> list[Ranking]:
-    """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each."""
+    """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each, or query by query."""
     rankings: list[Ranking] = []
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
-    # Long posting lists are cheapest copied slice by slice; short ones, gathered into one bincount per batch.
-    score = query_by_query_scores if touched >= LONG_POSTINGS * len(terms) else batch_scores
-    for first, last in _batches(pointers, unit_count, queries):
-        scores = score(pointers, units, weights, unit_count, queries.part(first, last))
+    if touched < LONG_POSTINGS * len(terms):
+        # Short posting lists: gathered into one bincount per batch.
+        for first, last in _batches(pointers, unit_count, queries, BATCH_CELLS):
+            scores = batch_scores(pointers, units, weights, unit_count, queries.part(first, last))
+            rankings.extend(top_rows(scores, tie_break, depth))
+        return rankings
+    # Long ones: each query's terms added one after the other into rows reused from batch to batch.
+    dense = dense or DenseColumns(pointers, units, weights, unit_count)
+    ranges = _batches(pointers, unit_count, queries, LONG_BATCH_CELLS)
+    out = np.empty((max((last - first for first, last in ranges), default=0), unit_count))
+    for first, last in ranges:
+        scores = query_by_query_scores(pointers, units, weights, unit_count, queries.part(first, last), dense, out)
         rankings.extend(top_rows(scores, tie_break, depth))
     return rankings
 
 
-def _batches(pointers: np.ndarray, unit_count: int, queries: QueryTerms) -> list[tuple[int, int]]:
-    """Consecutive query ranges within ``BATCH_CELLS`` cells and ``BATCH_POSTINGS`` postings (a query at least)."""
+def _batches(pointers: np.ndarray, unit_count: int, queries: QueryTerms, cells: int) -> list[tuple[int, int]]:
+    """Consecutive query ranges within ``cells`` cells and ``BATCH_POSTINGS`` postings (a query at least)."""
     owner = np.repeat(np.arange(len(queries)), queries.sizes())
     terms = queries.terms
     per_query = np.bincount(owner, weights=pointers[terms + 1] - pointers[terms], minlength=len(queries))
     reach = np.cumsum(per_query)
-    most_queries = max(1, BATCH_CELLS // max(unit_count, 1))
+    most_queries = max(1, cells // max(unit_count, 1))
     ranges = []
     first = 0
     while first < len(queries):
@@ -159,26 +182,94 @@ def batch_scores(
 
 
 def query_by_query_scores(
-    pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: QueryTerms
+    pointers: np.ndarray,
+    units: np.ndarray,
+    weights: np.ndarray | None,
+    unit_count: int,
+    queries: QueryTerms,
+    dense: DenseColumns | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``batch_scores`` with one ``bincount`` per query over its terms' posting slices, concatenated.
+    """``batch_scores`` query by query, term by term in query order, for long posting lists.
 
-    For long posting lists: slices are copied, not gathered through an index array.
+    A term with a dense column (``dense``) is one vectorised add of its column; a run of other
+    terms is added posting by posting (``np.add.at``, in order) from its slices, concatenated when
+    the run has several terms. Every unit's sum is the same as ``bincount``'s, bit for bit: the same
+    weights added in the same order from 0.0, the dense columns adding 0.0 (never turning a sum,
+    which starts at +0.0, into anything else) where a term is absent. ``out`` (at least queries x
+    units) receives the scores.
     """
-    scores = np.empty((len(queries), unit_count))
+    scores = np.empty((len(queries), unit_count)) if out is None else out[: len(queries)]
+    slots, columns = (None, None) if dense is None else dense.columns()
     bounds = queries.offsets.tolist()
     starts = pointers[queries.terms].tolist()
     ends = pointers[queries.terms + 1].tolist()
+    in_dense = [-1] * len(starts) if slots is None else slots[queries.terms].tolist()
     for query in range(len(queries)):
-        first, last = bounds[query], bounds[query + 1]
-        spans = list(zip(starts[first:last], ends[first:last], strict=True))
-        if not spans:
-            scores[query] = 0.0
-            continue
-        cells = np.concatenate([units[low:high] for low, high in spans])
-        values = np.ones(len(cells)) if weights is None else np.concatenate([weights[low:high] for low, high in spans])
-        scores[query] = np.bincount(cells, weights=values, minlength=unit_count)
+        row = scores[query]
+        row.fill(0.0)
+        k, last = bounds[query], bounds[query + 1]
+        while k < last:
+            if in_dense[k] >= 0:
+                np.add(row, columns[in_dense[k]], out=row)  # type: ignore[index]
+                k += 1
+                continue
+            run_end = k + 1
+            while run_end < last and in_dense[run_end] < 0:
+                run_end += 1
+            spans = list(zip(starts[k:run_end], ends[k:run_end], strict=True))
+            k = run_end
+            if len(spans) == 1:
+                ((low, high),) = spans
+                cells = units[low:high]
+                values = 1.0 if weights is None else weights[low:high]
+            else:
+                cells = np.concatenate([units[low:high] for low, high in spans])
+                values = 1.0 if weights is None else np.concatenate([weights[low:high] for low, high in spans])
+            np.add.at(row, cells, values)
     return scores
+
+
+class DenseColumns:
+    """The weights of the terms in the most units as dense vectors over all units, built on first use.
+
+    A term in more than 1 / ``share`` of the units costs less as one vectorised add of its column
+    (0.0 where it is absent) than as a scatter of its postings; the columns are float64 like the
+    weights, so that sums are unchanged, and take at most ``budget`` bytes, the commonest terms first.
+    """
+
+    def __init__(
+        self,
+        pointers: np.ndarray,
+        units: np.ndarray,
+        weights: np.ndarray | None,
+        unit_count: int,
+        share: float = DENSE_SHARE,
+        budget: int = DENSE_BYTES,
+    ) -> None:
+        self.pointers, self.units, self.weights, self.unit_count = pointers, units, weights, unit_count
+        self.share, self.budget = share, budget
+        self._built: tuple[np.ndarray, np.ndarray] | None = None
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """(each term's row in the matrix or -1, the matrix: dense terms x units)."""
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def _build(self) -> tuple[np.ndarray, np.ndarray]:
+        counts = np.diff(self.pointers)
+        most = self.budget // max(8 * self.unit_count, 1)
+        common = np.flatnonzero(counts * self.share > self.unit_count)
+        chosen = np.sort(common[np.argsort(-counts[common], kind="stable")[:most]])
+        slots = np.full(len(counts), -1, dtype=np.int64)
+        slots[chosen] = np.arange(len(chosen))
+        matrix = np.zeros((len(chosen), self.unit_count))
+        lengths = counts[chosen]
+        positions = run_positions(self.pointers[chosen], lengths)
+        rows = np.repeat(np.arange(len(chosen), dtype=np.int64), lengths)
+        matrix[rows, self.units[positions]] = 1.0 if self.weights is None else self.weights[positions]
+        return slots, matrix
 
 
 def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Ranking]:
@@ -213,20 +304,27 @@ def _block_candidates(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.nd
 
     Each row's ``depth``-th greatest block maximum is at most its ``depth``-th greatest score (those
     blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it are
-    read, and in them the columns reaching it: far fewer than every column of every row.
+    read, and in them the columns reaching it: far fewer than every column of every row. Block ``j``
+    holds the columns ``j, j + stride, ...`` (``TOP_BLOCK`` of them), and the columns past
+    ``TOP_BLOCK * stride`` make one more block: the maxima are then elementwise maxima of
+    ``TOP_BLOCK`` contiguous slices, numpy's fastest reduction.
     """
     rows_count, columns = scores.shape
-    full = columns // TOP_BLOCK
-    maxima = np.empty((rows_count, full + (columns > full * TOP_BLOCK)))
-    np.max(scores[:, : full * TOP_BLOCK].reshape(rows_count, full, TOP_BLOCK), axis=2, out=maxima[:, :full])
-    if maxima.shape[1] > full:
-        np.max(scores[:, full * TOP_BLOCK :], axis=1, out=maxima[:, full])
+    stride = columns // TOP_BLOCK
+    body = TOP_BLOCK * stride
+    tail = columns - body
+    maxima = np.empty((rows_count, stride + (tail > 0)))
+    np.max(scores[:, :body].reshape(rows_count, TOP_BLOCK, stride), axis=1, out=maxima[:, :stride])
+    if tail:
+        np.max(scores[:, body:], axis=1, out=maxima[:, stride])
     blocks = maxima.shape[1]
     floor = np.partition(maxima, blocks - depth, axis=1)[:, blocks - depth]
     rows, reached = np.nonzero((maxima >= floor[:, None]) & (maxima > 0))
-    starts = reached * TOP_BLOCK
-    lengths = np.minimum(starts + TOP_BLOCK, columns) - starts
-    cols = run_positions(starts, lengths)
+    in_tail = reached == stride
+    lengths = np.where(in_tail, tail, TOP_BLOCK)
+    steps = np.repeat(np.where(in_tail, 1, stride), lengths)
+    firsts = np.repeat(np.where(in_tail, body, reached), lengths)
+    cols = firsts + steps * run_positions(np.zeros(len(reached), dtype=np.int64), lengths)
     rows = np.repeat(rows, lengths)
     values = scores[rows, cols]
     kept = (values >= floor[rows]) & (values > 0)
