@@ -50,6 +50,9 @@ DENSE_SHARE = 8
 DENSE_BYTES = 64 << 20
 """At most this much memory for the dense columns (at 50 MB: 147 terms, 63 MiB)."""
 
+SMALLEST_POSITIVE = float(np.nextafter(0.0, 1.0))
+"""A score is above 0 and at least ``t`` when it is at least ``max(t, SMALLEST_POSITIVE)``."""
+
 TOP_BLOCK = 64
 """Columns per block when finding a row's best scores: its blocks' maxima are read first."""
 
@@ -279,12 +282,12 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
     if depth > 0 and columns > TOP_BLOCK * depth * 4:
         rows, cols = _block_candidates(scores, depth)
     else:
+        low = np.full((rows_count, 1), SMALLEST_POSITIVE)
         if columns > depth:
-            kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth]
-            keep = (scores >= kth[:, None]) & (scores > 0)
-        else:
-            keep = scores > 0
-        rows, cols = np.nonzero(keep)
+            kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth, None]
+            np.maximum(kth, SMALLEST_POSITIVE, out=low)
+        # Flat positions: np.nonzero of a 2-D mask costs several times np.flatnonzero's.
+        rows, cols = np.divmod(np.flatnonzero(scores >= low), max(columns, 1))
     values = scores[rows, cols]
     order = np.lexsort((tie_break[cols], -values, rows))
     rows, cols, values = rows[order], cols[order], values[order]
@@ -302,30 +305,24 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
 def _block_candidates(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, column) of every score above 0 that may be among its row's ``depth`` best, found by blocks.
 
+    Block ``j`` holds the columns ``j, j + stride, ...`` (``TOP_BLOCK`` of them), so that the blocks'
+    maxima are elementwise maxima of ``TOP_BLOCK`` contiguous slices (numpy's fastest reduction).
     Each row's ``depth``-th greatest block maximum is at most its ``depth``-th greatest score (those
-    blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it are
-    read, and in them the columns reaching it: far fewer than every column of every row. Block ``j``
-    holds the columns ``j, j + stride, ...`` (``TOP_BLOCK`` of them), and the columns past
-    ``TOP_BLOCK * stride`` make one more block: the maxima are then elementwise maxima of
-    ``TOP_BLOCK`` contiguous slices, numpy's fastest reduction.
+    blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it
+    are read, and in them the columns reaching it; so are the few columns past the last whole stride.
     """
     rows_count, columns = scores.shape
     stride = columns // TOP_BLOCK
     body = TOP_BLOCK * stride
-    tail = columns - body
-    maxima = np.empty((rows_count, stride + (tail > 0)))
-    np.max(scores[:, :body].reshape(rows_count, TOP_BLOCK, stride), axis=1, out=maxima[:, :stride])
-    if tail:
-        np.max(scores[:, body:], axis=1, out=maxima[:, stride])
-    blocks = maxima.shape[1]
-    floor = np.partition(maxima, blocks - depth, axis=1)[:, blocks - depth]
-    rows, reached = np.nonzero((maxima >= floor[:, None]) & (maxima > 0))
-    in_tail = reached == stride
-    lengths = np.where(in_tail, tail, TOP_BLOCK)
-    steps = np.repeat(np.where(in_tail, 1, stride), lengths)
-    firsts = np.repeat(np.where(in_tail, body, reached), lengths)
-    cols = firsts + steps * run_positions(np.zeros(len(reached), dtype=np.int64), lengths)
-    rows = np.repeat(rows, lengths)
-    values = scores[rows, cols]
-    kept = (values >= floor[rows]) & (values > 0)
-    return rows[kept], cols[kept]
+    blocked = scores[:, :body].reshape(rows_count, TOP_BLOCK, stride)
+    maxima = np.max(blocked, axis=1)
+    floor = np.partition(maxima, stride - depth, axis=1)[:, stride - depth]
+    # At least the floor and above 0, in one comparison.
+    low = np.maximum(floor, SMALLEST_POSITIVE)[:, None]
+    rows, blocks = np.divmod(np.flatnonzero(maxima >= low), stride)
+    hit, within = np.divmod(np.flatnonzero(blocked[rows, :, blocks] >= low[rows]), TOP_BLOCK)
+    rows, cols = rows[hit], blocks[hit] + within * stride
+    if body == columns:
+        return rows, cols
+    rest_rows, rest_cols = np.divmod(np.flatnonzero(scores[:, body:] >= low), columns - body)
+    return np.concatenate((rows, rest_rows)), np.concatenate((cols, rest_cols + body))
