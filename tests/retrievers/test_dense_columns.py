@@ -1,4 +1,4 @@
-"""Long posting lists scored as dense columns: the same sums, bit for bit, as scattering every posting."""
+"""Long posting lists as dense columns or intp ids: the same sums, bit for bit, as scattering every posting."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from chunkscope.retrievers.base import build_index
 from chunkscope.retrievers.bm25 import BM25, BM25Index
 from chunkscope.retrievers.query_terms import QueryTerms
 from chunkscope.retrievers.scoring import (
-    DenseColumns,
+    LongLists,
     batch_scores,
     query_by_query_scores,
     rank_queries_numpy,
@@ -51,14 +51,14 @@ def postings_queries_and_share(
 
 
 @settings(max_examples=300, deadline=None)
-@given(postings_queries_and_share(), st.booleans())
-def test_dense_columns_sum_as_scattered_postings(
-    case: tuple[np.ndarray, np.ndarray, np.ndarray, int, list[list[int]], float], unweighted: bool
+@given(postings_queries_and_share(), st.sampled_from([1, 3, math.inf]), st.booleans())
+def test_long_lists_sum_as_scattered_postings(
+    case: tuple[np.ndarray, np.ndarray, np.ndarray, int, list[list[int]], float], least: float, unweighted: bool
 ) -> None:
     pointers, units, weights, unit_count, queries, share = case
     chosen = None if unweighted else weights
     terms = QueryTerms.of(queries)
-    dense = DenseColumns(pointers, units, chosen, unit_count, share=share)
+    dense = LongLists(pointers, units, chosen, unit_count, share=share, least=least)
     expected = batch_scores(pointers, units, chosen, unit_count, terms)
     got = query_by_query_scores(pointers, units, chosen, unit_count, terms, dense)
     assert bits(got) == bits(expected)
@@ -77,15 +77,20 @@ def test_dense_columns_take_the_commonest_terms_within_the_budget() -> None:
     pointers = np.concatenate(([0], np.cumsum([len(u) for u in lists]))).astype(np.int64)
     units = np.array([u for ul in lists for u in ul], dtype=np.int32)
     weights = np.arange(1, len(units) + 1, dtype=np.float64)
-    slots, matrix = DenseColumns(pointers, units, weights, 8, share=4.0).columns()
+    slots, matrix = LongLists(pointers, units, weights, 8, share=4.0).columns()
     # In more than a quarter of the units: terms 0 and 1.
     assert slots.tolist() == [0, 1, -1, -1]
     assert matrix.tolist() == [[1, 2, 3, 4, 5, 6, 7, 8], [9, 0, 10, 0, 11, 0, 12, 0]]
     # Room for one column only: the commonest term.
-    slots, matrix = DenseColumns(pointers, units, weights, 8, share=4.0, budget=8 * 8).columns()
+    slots, matrix = LongLists(pointers, units, weights, 8, share=4.0, budget=8 * 8).columns()
     assert slots.tolist() == [0, -1, -1, -1]
     assert matrix.shape == (1, 8)
-    slots, matrix = DenseColumns(pointers, units, None, 8, share=1e9).columns()
+    # Lists of at least 2 postings without a column get their own intp unit ids: term 2 only.
+    starts, own = LongLists(pointers, units, weights, 8, share=4.0, least=2).own_units()
+    assert starts.tolist() == [-1, -1, 0, -1]
+    assert own.tolist() == [1, 5]
+    assert own.dtype == np.intp
+    slots, matrix = LongLists(pointers, units, None, 8, share=1e9).columns()
     assert slots.tolist() == [0, 1, 2, 3]
     assert matrix[3].tolist() == [0, 0, 0, 1, 0, 0, 0, 0]
 
@@ -138,16 +143,19 @@ def definition_scores(texts: list[str], query: str, params: BM25) -> list[float]
     return scores
 
 
-@pytest.mark.parametrize("share", [1.0, 2.5, 1e9])
-def test_mixed_dense_and_scattered_terms_rank_as_the_definition(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("share", "least"), [(1.0, math.inf), (2.5, math.inf), (2.5, 2), (1e9, 1)])
+def test_mixed_dense_and_scattered_terms_rank_as_the_definition(
+    share: float, least: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # "the" is in every chunk (a negative idf, floored); "on" in five of twelve, "cat" in four; "bird" in one.
-    # Dense columns: none (share 1), "the" and "on" (in more than 12 / 2.5 chunks), every term (share 1e9).
+    # Dense columns: none (share 1), "the" and "on" (in more than 12 / 2.5 chunks), every term (share 1e9);
+    # own intp ids for the other lists of at least 2 postings ("cat", "mat", "sat", ...), or none.
     monkeypatch.setattr(scoring, "LONG_POSTINGS", 0)  # the query-by-query path, whatever the lists' lengths
     params = BM25()
     units = [Chunk(f"d{i}#0", f"d{i}", 0, len(text), text) for i, text in enumerate(TEXTS)]
     index = BM25Index(params, units)
     postings = index.postings
-    dense = DenseColumns(postings.pointers, postings.units, index.weights, postings.unit_count, share=share)
+    dense = LongLists(postings.pointers, postings.units, index.weights, postings.unit_count, share=share, least=least)
     queries = postings.queries_term_ids(QUERIES)
     rankings = rank_queries_numpy(
         postings.pointers, postings.units, index.weights, postings.unit_count, index.tie_break, queries, 5, dense
@@ -182,13 +190,13 @@ def test_jsquad_rankings_alike_with_and_without_dense_columns(
     assert sum(1 for ranking in reference if ranking.indices) > len(questions) // 2
     monkeypatch.setattr(scoring, "LONG_POSTINGS", 0)  # query by query, the commonest terms as dense columns
     assert index.rank(questions, 20) == reference
-    slots, _ = index.dense.columns()  # type: ignore[attr-defined]
+    slots, _ = index.long_lists.columns()  # type: ignore[attr-defined]
     assert (slots >= 0).sum() > 0
     postings = index.postings  # type: ignore[attr-defined]
     weights = getattr(index, "weights", None)
-    many = DenseColumns(postings.pointers, postings.units, weights, postings.unit_count, share=16.0)
+    many = LongLists(postings.pointers, postings.units, weights, postings.unit_count, share=16.0, least=100)
     assert (many.columns()[0] >= 0).sum() > 50
-    monkeypatch.setattr(index, "dense", many)
+    monkeypatch.setattr(index, "long_lists", many)
     assert index.rank(questions, 20) == reference
     pytest.importorskip("chunkscope.retrievers.compiled", reason="numba (extra 'fast') is not installed")
     monkeypatch.setenv("CHUNKSCOPE_BACKEND", "numba")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import itertools
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -50,6 +51,10 @@ DENSE_SHARE = 4
 
 DENSE_BYTES = 32 << 20
 """At most this much memory for the dense columns."""
+
+OWN_IDS_LEAST = 1000
+"""Postings from which a list without a dense column gets its own intp unit ids (at 50 MB: 46 MiB for 92% of the
+scattered postings; shorter lists are concatenated, converting them on the way)."""
 
 SMALLEST_POSITIVE = float(np.nextafter(0.0, 1.0))
 """A score is above 0 and at least ``t`` when it is at least ``max(t, SMALLEST_POSITIVE)``."""
@@ -91,14 +96,14 @@ def rank_queries(
     depth: int,
     backend: str | None = None,
     progress: Progress | None = None,
-    dense: DenseColumns | None = None,
+    long_lists: LongLists | None = None,
 ) -> list[Ranking]:
     """Each query's top ``depth`` units (scores above 0) by the summed weights of its terms' postings.
 
     A repeated query term adds again; ``weights`` None weighs every posting 1.0. Given ``progress``,
     the queries are ranked ``REPORT_EVERY`` at a time with a report before each part (the caller's
-    chance to cancel); the backend is chosen once for all of them. ``dense``: the postings' dense
-    columns, kept by the caller across calls (the numpy path builds them on first use).
+    chance to cancel); the backend is chosen once for all of them. ``long_lists``: the postings' long lists
+    in numpy's fastest forms, kept by the caller across calls (the numpy path builds them on first use).
     """
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
@@ -109,7 +114,8 @@ def rank_queries(
 
         rank = compiled.rank_queries
     else:
-        rank = functools.partial(rank_queries_numpy, dense=dense or DenseColumns(pointers, units, weights, unit_count))
+        lists = long_lists or LongLists(pointers, units, weights, unit_count)
+        rank = functools.partial(rank_queries_numpy, long_lists=lists)
     if progress is None:
         return rank(pointers, units, weights, unit_count, tie_break, queries, depth)
     rankings: list[Ranking] = []
@@ -129,7 +135,7 @@ def rank_queries_numpy(
     tie_break: np.ndarray,
     queries: QueryTerms,
     depth: int,
-    dense: DenseColumns | None = None,
+    long_lists: LongLists | None = None,
 ) -> list[Ranking]:
     """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each, or query by query."""
     rankings: list[Ranking] = []
@@ -142,11 +148,11 @@ def rank_queries_numpy(
             rankings.extend(top_rows(scores, tie_break, depth))
         return rankings
     # Long ones: each query's terms added one after the other into rows reused from batch to batch.
-    dense = dense or DenseColumns(pointers, units, weights, unit_count)
+    lists = long_lists or LongLists(pointers, units, weights, unit_count)
     ranges = _batches(pointers, unit_count, queries, LONG_BATCH_CELLS)
     out = np.empty((max((last - first for first, last in ranges), default=0), unit_count))
     for first, last in ranges:
-        scores = query_by_query_scores(pointers, units, weights, unit_count, queries.part(first, last), dense, out)
+        scores = query_by_query_scores(pointers, units, weights, unit_count, queries.part(first, last), lists, out)
         rankings.extend(top_rows(scores, tie_break, depth))
     return rankings
 
@@ -191,50 +197,55 @@ def query_by_query_scores(
     weights: np.ndarray | None,
     unit_count: int,
     queries: QueryTerms,
-    dense: DenseColumns | None = None,
+    long_lists: LongLists | None = None,
     out: np.ndarray | None = None,
 ) -> np.ndarray:
     """``batch_scores`` query by query, term by term in query order, for long posting lists.
 
-    A term with a dense column (``dense``) is one vectorised add of its column; a run of other
-    terms is added posting by posting (``np.add.at``, in order) from its slices, concatenated when
-    the run has several terms. Every unit's sum is the same as ``bincount``'s, bit for bit: the same
-    weights added in the same order from 0.0, the dense columns adding 0.0 (never turning a sum,
-    which starts at +0.0, into anything else) where a term is absent. ``out`` (at least queries x
-    units) receives the scores.
+    A term with a dense column (``long_lists``) is one vectorised add of its column; another long
+    list is added posting by posting (``np.add.at``, in order) from its index-type unit ids; short
+    lists in a row are concatenated and added alike. Every unit's sum is the same as ``bincount``'s,
+    bit for bit: the same weights added in the same order from 0.0, the dense columns adding 0.0
+    (never turning a sum, which starts at +0.0, into anything else) where a term is absent.
+    ``out`` (at least queries x units) receives the scores.
     """
     scores = np.empty((len(queries), unit_count)) if out is None else out[: len(queries)]
-    slots, columns = (None, None) if dense is None else dense.columns()
+    lists = long_lists or LongLists(pointers, units, weights, unit_count, share=0.0, least=math.inf)
+    slots, columns = lists.columns()
+    own_starts, own_units = lists.own_units()
     bounds = queries.offsets.tolist()
     starts = pointers[queries.terms].tolist()
     ends = pointers[queries.terms + 1].tolist()
-    in_dense = [-1] * len(starts) if slots is None else slots[queries.terms].tolist()
+    in_dense = slots[queries.terms].tolist()
+    own = own_starts[queries.terms].tolist()
     for query in range(len(queries)):
         row = scores[query]
-        k, last = bounds[query], bounds[query + 1]
-        if k < last and in_dense[k] >= 0:
-            np.add(columns[in_dense[k]], 0.0, out=row)  # type: ignore[index]  # 0.0 + x: the sum's first step
-            k += 1
+        first, last = bounds[query], bounds[query + 1]
+        if first < last and in_dense[first] >= 0:
+            np.add(columns[in_dense[first]], 0.0, out=row)  # 0.0 + x: the sum's first step
+            first += 1
         else:
             row.fill(0.0)
-        while k < last:
-            if in_dense[k] >= 0:
-                np.add(row, columns[in_dense[k]], out=row)  # type: ignore[index]
-                k += 1
+        short: list[tuple[int, int]] = []
+        for k in range(first, last):
+            low, high = starts[k], ends[k]
+            if in_dense[k] < 0 and own[k] < 0:
+                short.append((low, high))
                 continue
-            run_end = k + 1
-            while run_end < last and in_dense[run_end] < 0:
-                run_end += 1
-            _add_postings(row, units, weights, list(zip(starts[k:run_end], ends[k:run_end], strict=True)))
-            k = run_end
+            _add_postings(row, units, weights, short)
+            short = []
+            if in_dense[k] >= 0:
+                np.add(row, columns[in_dense[k]], out=row)
+            else:
+                cells = own_units[own[k] : own[k] + high - low]
+                np.add.at(row, cells, 1.0 if weights is None else weights[low:high])
+        _add_postings(row, units, weights, short)
     return scores
 
 
 def _add_postings(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None, spans: list[tuple[int, int]]) -> None:
     """Add the postings ``low:high`` of every span to ``row``, span after span, posting after posting."""
-    if len(spans) == 1:
-        ((low, high),) = spans
-        np.add.at(row, units[low:high], 1.0 if weights is None else weights[low:high])
+    if not spans:
         return
     # Concatenated as the index type, which np.add.at would otherwise convert to in a pass of its own.
     cells = np.concatenate([units[low:high] for low, high in spans], dtype=np.intp)
@@ -242,12 +253,14 @@ def _add_postings(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None
     np.add.at(row, cells, values)
 
 
-class DenseColumns:
-    """The weights of the terms in the most units as dense vectors over all units, built on first use.
+class LongLists:
+    """The long posting lists in the forms numpy adds fastest, built on first use.
 
-    A term in more than 1 / ``share`` of the units costs less as one vectorised add of its column
-    (0.0 where it is absent) than as a scatter of its postings; the columns are float64 like the
-    weights, so that sums are unchanged, and take at most ``budget`` bytes, the commonest terms first.
+    A term in more than 1 / ``share`` of the units costs less as one vectorised add of its dense
+    column (0.0 where it is absent) than as a scatter of its postings; the columns are float64 like
+    the weights, so that sums are unchanged, and take at most ``budget`` bytes, the commonest terms
+    first. The other lists of at least ``least`` postings get their unit ids as ``np.intp``, which
+    ``np.add.at`` takes without a conversion of its own (and without a concatenation).
     """
 
     def __init__(
@@ -258,18 +271,33 @@ class DenseColumns:
         unit_count: int,
         share: float = DENSE_SHARE,
         budget: int = DENSE_BYTES,
+        least: float = OWN_IDS_LEAST,
     ) -> None:
         self.pointers, self.units, self.weights, self.unit_count = pointers, units, weights, unit_count
-        self.share, self.budget = share, budget
-        self._built: tuple[np.ndarray, np.ndarray] | None = None
+        self.share, self.budget, self.least = share, budget, least
+        self._columns: tuple[np.ndarray, np.ndarray] | None = None
+        self._own: tuple[np.ndarray, np.ndarray] | None = None
 
     def columns(self) -> tuple[np.ndarray, np.ndarray]:
         """(each term's row in the matrix or -1, the matrix: dense terms x units)."""
-        if self._built is None:
-            self._built = self._build()
-        return self._built
+        if self._columns is None:
+            self._columns = self._build_columns()
+        return self._columns
 
-    def _build(self) -> tuple[np.ndarray, np.ndarray]:
+    def own_units(self) -> tuple[np.ndarray, np.ndarray]:
+        """(each term's start in the ids or -1, the intp unit ids of the long lists without a dense column)."""
+        if self._own is None:
+            slots, _ = self.columns()
+            counts = np.diff(self.pointers)
+            chosen = np.flatnonzero((counts >= self.least) & (slots < 0))
+            starts = np.full(len(counts), -1, dtype=np.int64)
+            lengths = counts[chosen]
+            starts[chosen] = np.cumsum(lengths) - lengths
+            own = self.units[run_positions(self.pointers[chosen], lengths)].astype(np.intp)
+            self._own = starts, own
+        return self._own
+
+    def _build_columns(self) -> tuple[np.ndarray, np.ndarray]:
         counts = np.diff(self.pointers)
         most = self.budget // max(8 * self.unit_count, 1)
         common = np.flatnonzero(counts * self.share > self.unit_count)
