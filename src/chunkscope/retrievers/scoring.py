@@ -218,35 +218,37 @@ def query_by_query_scores(
     ends = pointers[queries.terms + 1].tolist()
     in_dense = slots[queries.terms].tolist()
     own = own_starts[queries.terms].tolist()
+    column_rows = list(columns)
+    add, add_at = np.add, np.add.at  # looked up once: a query makes some twenty calls
     for query in range(len(queries)):
         row = scores[query]
         first, last = bounds[query], bounds[query + 1]
         if first < last and in_dense[first] >= 0:
-            np.add(columns[in_dense[first]], 0.0, out=row)  # 0.0 + x: the sum's first step
+            add(column_rows[in_dense[first]], 0.0, out=row)  # 0.0 + x: the sum's first step
             first += 1
         else:
             row.fill(0.0)
         short: list[tuple[int, int]] = []
         for k in range(first, last):
-            low, high = starts[k], ends[k]
-            if in_dense[k] < 0 and own[k] < 0:
-                short.append((low, high))
+            slot, at = in_dense[k], own[k]
+            if slot < 0 and at < 0:
+                short.append((starts[k], ends[k]))
                 continue
-            _add_postings(row, units, weights, short)
-            short = []
-            if in_dense[k] >= 0:
-                np.add(row, columns[in_dense[k]], out=row)
+            if short:
+                _add_postings(row, units, weights, short)
+                short = []
+            if slot >= 0:
+                add(row, column_rows[slot], out=row)
             else:
-                cells = own_units[own[k] : own[k] + high - low]
-                np.add.at(row, cells, 1.0 if weights is None else weights[low:high])
-        _add_postings(row, units, weights, short)
+                low, high = starts[k], ends[k]
+                add_at(row, own_units[at : at + high - low], 1.0 if weights is None else weights[low:high])
+        if short:
+            _add_postings(row, units, weights, short)
     return scores
 
 
 def _add_postings(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None, spans: list[tuple[int, int]]) -> None:
     """Add the postings ``low:high`` of every span to ``row``, span after span, posting after posting."""
-    if not spans:
-        return
     # Concatenated as the index type, which np.add.at would otherwise convert to in a pass of its own.
     cells = np.concatenate([units[low:high] for low, high in spans], dtype=np.intp)
     values = 1.0 if weights is None else np.concatenate([weights[low:high] for low, high in spans])
