@@ -46,8 +46,8 @@ LOADED_MIN_WORK = 100_000
 """Once the compiled path is loaded, it is used from this much work on."""
 
 DENSE_SHARE = 4
-"""A term in more than 1/4 of the units is scored as a dense column (at 50 MB the fastest of 2 to 16: 54 terms,
-23 MiB; more columns than the cache holds cost more than the postings they spare)."""
+"""A term in more than 1/4 of the units is scored as a dense column (at 50 MB: 54 terms, 23 MiB; as fast as or
+faster than 1/2 to 1/16, since more columns than the cache holds cost as much as the postings they spare)."""
 
 DENSE_BYTES = 32 << 20
 """At most this much memory for the dense columns."""
