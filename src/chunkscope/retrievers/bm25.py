@@ -12,7 +12,7 @@ from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.lexical import BLOCK, INDEX_STEPS, Postings
 from chunkscope.retrievers.query_terms import QueryTerms
-from chunkscope.retrievers.scoring import batch_scores, rank_queries
+from chunkscope.retrievers.scoring import LongLists, batch_scores, rank_queries
 
 
 @retrievers.register("bm25")
@@ -75,6 +75,8 @@ class BM25Index:
         if progress is not None:
             progress(INDEX_STEPS - 1, INDEX_STEPS)
         self.weights = bm25_weights(params, postings, self.idf)
+        self.long_lists = LongLists(postings.pointers, postings.units, self.weights, postings.unit_count)
+        """The long posting lists in numpy's fastest forms, for the numpy ranking path (built on its first use)."""
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every unit for the query text."""
@@ -97,6 +99,7 @@ class BM25Index:
             queries,
             depth,
             progress=progress,
+            long_lists=self.long_lists,
         )
 
 

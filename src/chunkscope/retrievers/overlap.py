@@ -12,7 +12,7 @@ from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.lexical import Postings
 from chunkscope.retrievers.query_terms import QueryTerms
-from chunkscope.retrievers.scoring import batch_scores, rank_queries
+from chunkscope.retrievers.scoring import LongLists, batch_scores, rank_queries
 
 
 @retrievers.register("overlap")
@@ -42,6 +42,8 @@ class OverlapIndex:
     ) -> None:
         self.postings = Postings(units, params.tokenizer, corpus, progress)
         self.tie_break = tie_break_positions(units)
+        self.long_lists = LongLists(self.postings.pointers, self.postings.units, None, self.postings.unit_count)
+        """The long posting lists in numpy's fastest forms, for the numpy ranking path (built on its first use)."""
 
     def scores(self, query: str) -> np.ndarray:
         """Number of distinct query tokens in every unit."""
@@ -62,4 +64,5 @@ class OverlapIndex:
             queries,
             depth,
             progress=progress,
+            long_lists=self.long_lists,
         )

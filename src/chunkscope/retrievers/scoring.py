@@ -11,10 +11,13 @@ installed and the work is large enough to repay loading it; ``CHUNKSCOPE_BACKEND
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import itertools
+import math
 import os
 import sys
+from collections.abc import Callable
 
 import numpy as np
 
@@ -32,12 +35,29 @@ COMPILED_MIN_POSTINGS = 100_000_000
 """Postings to touch from which the compiled path repays its start-up (importing numba and loading its
 cached machine code: 0.7 s on the 2-core machine): numpy costs 5 to 15 ns more per posting."""
 
+LONG_BATCH_CELLS = 1 << 19
+"""Score cells per batch when scoring query by query: rows enough to amortise finding their top hits."""
+
 LONG_POSTINGS = 400
 """Mean postings per query term from which numpy scores query by query (a slice costs about as much as
 gathering 400 postings into a batch)."""
 
 LOADED_MIN_WORK = 100_000
 """Once the compiled path is loaded, it is used from this much work on."""
+
+DENSE_SHARE = 4
+"""A term in more than 1/4 of the units is scored as a dense column (at 50 MB: 54 terms, 23 MiB; as fast as or
+faster than 1/2 to 1/16, since more columns than the cache holds cost as much as the postings they spare)."""
+
+DENSE_BYTES = 32 << 20
+"""At most this much memory for the dense columns."""
+
+OWN_IDS_LEAST = 1000
+"""Postings from which a list without a dense column gets its own intp unit ids (at 50 MB: 46 MiB for 92% of the
+scattered postings; shorter lists are concatenated, converting them on the way)."""
+
+SMALLEST_POSITIVE = float(np.nextafter(0.0, 1.0))
+"""A score is above 0 and at least ``t`` when it is at least ``max(t, SMALLEST_POSITIVE)``."""
 
 TOP_BLOCK = 64
 """Columns per block when finding a row's best scores: its blocks' maxima are read first."""
@@ -76,22 +96,26 @@ def rank_queries(
     depth: int,
     backend: str | None = None,
     progress: Progress | None = None,
+    long_lists: LongLists | None = None,
 ) -> list[Ranking]:
     """Each query's top ``depth`` units (scores above 0) by the summed weights of its terms' postings.
 
     A repeated query term adds again; ``weights`` None weighs every posting 1.0. Given ``progress``,
     the queries are ranked ``REPORT_EVERY`` at a time with a report before each part (the caller's
-    chance to cancel); the backend is chosen once for all of them.
+    chance to cancel); the backend is chosen once for all of them. ``long_lists``: the postings' long lists
+    in numpy's fastest forms, kept by the caller across calls (the numpy path builds them on first use).
     """
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
     chosen = backend or choose_backend(touched, COMPILED_MIN_POSTINGS)
+    rank: Callable[..., list[Ranking]]
     if chosen == "numba":
         from chunkscope.retrievers import compiled
 
         rank = compiled.rank_queries
     else:
-        rank = rank_queries_numpy
+        lists = long_lists or LongLists(pointers, units, weights, unit_count)
+        rank = functools.partial(rank_queries_numpy, long_lists=lists)
     if progress is None:
         return rank(pointers, units, weights, unit_count, tie_break, queries, depth)
     rankings: list[Ranking] = []
@@ -111,26 +135,35 @@ def rank_queries_numpy(
     tie_break: np.ndarray,
     queries: QueryTerms,
     depth: int,
+    long_lists: LongLists | None = None,
 ) -> list[Ranking]:
-    """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each."""
+    """``rank_queries`` in numpy: batches of queries scored with one ``bincount`` each, or query by query."""
     rankings: list[Ranking] = []
     terms = queries.terms
     touched = int((pointers[terms + 1] - pointers[terms]).sum()) if len(terms) else 0
-    # Long posting lists are cheapest copied slice by slice; short ones, gathered into one bincount per batch.
-    score = query_by_query_scores if touched >= LONG_POSTINGS * len(terms) else batch_scores
-    for first, last in _batches(pointers, unit_count, queries):
-        scores = score(pointers, units, weights, unit_count, queries.part(first, last))
+    if touched < LONG_POSTINGS * len(terms):
+        # Short posting lists: gathered into one bincount per batch.
+        for first, last in _batches(pointers, unit_count, queries, BATCH_CELLS):
+            scores = batch_scores(pointers, units, weights, unit_count, queries.part(first, last))
+            rankings.extend(top_rows(scores, tie_break, depth))
+        return rankings
+    # Long ones: each query's terms added one after the other into rows reused from batch to batch.
+    lists = long_lists or LongLists(pointers, units, weights, unit_count)
+    ranges = _batches(pointers, unit_count, queries, LONG_BATCH_CELLS)
+    out = np.empty((max((last - first for first, last in ranges), default=0), unit_count))
+    for first, last in ranges:
+        scores = query_by_query_scores(pointers, units, weights, unit_count, queries.part(first, last), lists, out)
         rankings.extend(top_rows(scores, tie_break, depth))
     return rankings
 
 
-def _batches(pointers: np.ndarray, unit_count: int, queries: QueryTerms) -> list[tuple[int, int]]:
-    """Consecutive query ranges within ``BATCH_CELLS`` cells and ``BATCH_POSTINGS`` postings (a query at least)."""
+def _batches(pointers: np.ndarray, unit_count: int, queries: QueryTerms, cells: int) -> list[tuple[int, int]]:
+    """Consecutive query ranges within ``cells`` cells and ``BATCH_POSTINGS`` postings (a query at least)."""
     owner = np.repeat(np.arange(len(queries)), queries.sizes())
     terms = queries.terms
     per_query = np.bincount(owner, weights=pointers[terms + 1] - pointers[terms], minlength=len(queries))
     reach = np.cumsum(per_query)
-    most_queries = max(1, BATCH_CELLS // max(unit_count, 1))
+    most_queries = max(1, cells // max(unit_count, 1))
     ranges = []
     first = 0
     while first < len(queries):
@@ -159,26 +192,126 @@ def batch_scores(
 
 
 def query_by_query_scores(
-    pointers: np.ndarray, units: np.ndarray, weights: np.ndarray | None, unit_count: int, queries: QueryTerms
+    pointers: np.ndarray,
+    units: np.ndarray,
+    weights: np.ndarray | None,
+    unit_count: int,
+    queries: QueryTerms,
+    long_lists: LongLists | None = None,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``batch_scores`` with one ``bincount`` per query over its terms' posting slices, concatenated.
+    """``batch_scores`` query by query, term by term in query order, for long posting lists.
 
-    For long posting lists: slices are copied, not gathered through an index array.
+    A term with a dense column (``long_lists``) is one vectorised add of its column; another long
+    list is added posting by posting (``np.add.at``, in order) from its index-type unit ids; short
+    lists in a row are concatenated and added alike. Every unit's sum is the same as ``bincount``'s,
+    bit for bit: the same weights added in the same order from 0.0, the dense columns adding 0.0
+    (never turning a sum, which starts at +0.0, into anything else) where a term is absent.
+    ``out`` (at least queries x units) receives the scores.
     """
-    scores = np.empty((len(queries), unit_count))
+    scores = np.empty((len(queries), unit_count)) if out is None else out[: len(queries)]
+    lists = long_lists or LongLists(pointers, units, weights, unit_count, share=0.0, least=math.inf)
+    slots, columns = lists.columns()
+    own_starts, own_units = lists.own_units()
     bounds = queries.offsets.tolist()
     starts = pointers[queries.terms].tolist()
     ends = pointers[queries.terms + 1].tolist()
+    in_dense = slots[queries.terms].tolist()
+    own = own_starts[queries.terms].tolist()
+    column_rows = list(columns)
+    add, add_at = np.add, np.add.at  # looked up once: a query makes some twenty calls
     for query in range(len(queries)):
+        row = scores[query]
         first, last = bounds[query], bounds[query + 1]
-        spans = list(zip(starts[first:last], ends[first:last], strict=True))
-        if not spans:
-            scores[query] = 0.0
-            continue
-        cells = np.concatenate([units[low:high] for low, high in spans])
-        values = np.ones(len(cells)) if weights is None else np.concatenate([weights[low:high] for low, high in spans])
-        scores[query] = np.bincount(cells, weights=values, minlength=unit_count)
+        if first < last and in_dense[first] >= 0:
+            add(column_rows[in_dense[first]], 0.0, out=row)  # 0.0 + x: the sum's first step
+            first += 1
+        else:
+            row.fill(0.0)
+        short: list[tuple[int, int]] = []
+        for k in range(first, last):
+            slot, at = in_dense[k], own[k]
+            if slot < 0 and at < 0:
+                short.append((starts[k], ends[k]))
+                continue
+            if short:
+                _add_postings(row, units, weights, short)
+                short = []
+            if slot >= 0:
+                add(row, column_rows[slot], out=row)
+            else:
+                low, high = starts[k], ends[k]
+                add_at(row, own_units[at : at + high - low], 1.0 if weights is None else weights[low:high])
+        if short:
+            _add_postings(row, units, weights, short)
     return scores
+
+
+def _add_postings(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None, spans: list[tuple[int, int]]) -> None:
+    """Add the postings ``low:high`` of every span to ``row``, span after span, posting after posting."""
+    # Concatenated as the index type, which np.add.at would otherwise convert to in a pass of its own.
+    cells = np.concatenate([units[low:high] for low, high in spans], dtype=np.intp)
+    values = 1.0 if weights is None else np.concatenate([weights[low:high] for low, high in spans])
+    np.add.at(row, cells, values)
+
+
+class LongLists:
+    """The long posting lists in the forms numpy adds fastest, built on first use.
+
+    A term in more than 1 / ``share`` of the units costs less as one vectorised add of its dense
+    column (0.0 where it is absent) than as a scatter of its postings; the columns are float64 like
+    the weights, so that sums are unchanged, and take at most ``budget`` bytes, the commonest terms
+    first. The other lists of at least ``least`` postings get their unit ids as ``np.intp``, which
+    ``np.add.at`` takes without a conversion of its own (and without a concatenation).
+    """
+
+    def __init__(
+        self,
+        pointers: np.ndarray,
+        units: np.ndarray,
+        weights: np.ndarray | None,
+        unit_count: int,
+        share: float = DENSE_SHARE,
+        budget: int = DENSE_BYTES,
+        least: float = OWN_IDS_LEAST,
+    ) -> None:
+        self.pointers, self.units, self.weights, self.unit_count = pointers, units, weights, unit_count
+        self.share, self.budget, self.least = share, budget, least
+        self._columns: tuple[np.ndarray, np.ndarray] | None = None
+        self._own: tuple[np.ndarray, np.ndarray] | None = None
+
+    def columns(self) -> tuple[np.ndarray, np.ndarray]:
+        """(each term's row in the matrix or -1, the matrix: dense terms x units)."""
+        if self._columns is None:
+            self._columns = self._build_columns()
+        return self._columns
+
+    def own_units(self) -> tuple[np.ndarray, np.ndarray]:
+        """(each term's start in the ids or -1, the intp unit ids of the long lists without a dense column)."""
+        if self._own is None:
+            slots, _ = self.columns()
+            counts = np.diff(self.pointers)
+            chosen = np.flatnonzero((counts >= self.least) & (slots < 0))
+            starts = np.full(len(counts), -1, dtype=np.int64)
+            lengths = counts[chosen]
+            starts[chosen] = np.cumsum(lengths) - lengths
+            own = self.units[run_positions(self.pointers[chosen], lengths)].astype(np.intp)
+            self._own = starts, own
+        return self._own
+
+    def _build_columns(self) -> tuple[np.ndarray, np.ndarray]:
+        counts = np.diff(self.pointers)
+        most = self.budget // max(8 * self.unit_count, 1)
+        common = np.flatnonzero(counts * self.share > self.unit_count)
+        chosen = np.sort(common[np.argsort(-counts[common], kind="stable")[:most]])
+        slots = np.full(len(counts), -1, dtype=np.int64)
+        slots[chosen] = np.arange(len(chosen))
+        matrix = np.zeros((len(chosen), self.unit_count))
+        lengths = counts[chosen]
+        positions = run_positions(self.pointers[chosen], lengths)
+        rows = np.repeat(np.arange(len(chosen), dtype=np.int64), lengths)
+        matrix[rows, self.units[positions]] = 1.0 if self.weights is None else self.weights[positions]
+        return slots, matrix
 
 
 def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Ranking]:
@@ -188,12 +321,12 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
     if depth > 0 and columns > TOP_BLOCK * depth * 4:
         rows, cols = _block_candidates(scores, depth)
     else:
+        low = np.full((rows_count, 1), SMALLEST_POSITIVE)
         if columns > depth:
-            kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth]
-            keep = (scores >= kth[:, None]) & (scores > 0)
-        else:
-            keep = scores > 0
-        rows, cols = np.nonzero(keep)
+            kth = np.partition(scores, columns - depth, axis=1)[:, columns - depth, None]
+            np.maximum(kth, SMALLEST_POSITIVE, out=low)
+        # Flat positions: np.nonzero of a 2-D mask costs several times np.flatnonzero's.
+        rows, cols = np.divmod(np.flatnonzero(scores >= low), max(columns, 1))
     values = scores[rows, cols]
     order = np.lexsort((tie_break[cols], -values, rows))
     rows, cols, values = rows[order], cols[order], values[order]
@@ -211,23 +344,24 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
 def _block_candidates(scores: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, column) of every score above 0 that may be among its row's ``depth`` best, found by blocks.
 
+    Block ``j`` holds the columns ``j, j + stride, ...`` (``TOP_BLOCK`` of them), so that the blocks'
+    maxima are elementwise maxima of ``TOP_BLOCK`` contiguous slices (numpy's fastest reduction).
     Each row's ``depth``-th greatest block maximum is at most its ``depth``-th greatest score (those
-    blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it are
-    read, and in them the columns reaching it: far fewer than every column of every row.
+    blocks hold ``depth`` distinct columns scoring at least as much), so only the blocks reaching it
+    are read, and in them the columns reaching it; so are the few columns past the last whole stride.
     """
     rows_count, columns = scores.shape
-    full = columns // TOP_BLOCK
-    maxima = np.empty((rows_count, full + (columns > full * TOP_BLOCK)))
-    np.max(scores[:, : full * TOP_BLOCK].reshape(rows_count, full, TOP_BLOCK), axis=2, out=maxima[:, :full])
-    if maxima.shape[1] > full:
-        np.max(scores[:, full * TOP_BLOCK :], axis=1, out=maxima[:, full])
-    blocks = maxima.shape[1]
-    floor = np.partition(maxima, blocks - depth, axis=1)[:, blocks - depth]
-    rows, reached = np.nonzero((maxima >= floor[:, None]) & (maxima > 0))
-    starts = reached * TOP_BLOCK
-    lengths = np.minimum(starts + TOP_BLOCK, columns) - starts
-    cols = run_positions(starts, lengths)
-    rows = np.repeat(rows, lengths)
-    values = scores[rows, cols]
-    kept = (values >= floor[rows]) & (values > 0)
-    return rows[kept], cols[kept]
+    stride = columns // TOP_BLOCK
+    body = TOP_BLOCK * stride
+    blocked = scores[:, :body].reshape(rows_count, TOP_BLOCK, stride)
+    maxima = np.max(blocked, axis=1)
+    floor = np.partition(maxima, stride - depth, axis=1)[:, stride - depth]
+    # At least the floor and above 0, in one comparison.
+    low = np.maximum(floor, SMALLEST_POSITIVE)[:, None]
+    rows, blocks = np.divmod(np.flatnonzero(maxima >= low), stride)
+    hit, within = np.divmod(np.flatnonzero(blocked[rows, :, blocks] >= low[rows]), TOP_BLOCK)
+    rows, cols = rows[hit], blocks[hit] + within * stride
+    if body == columns:
+        return rows, cols
+    rest_rows, rest_cols = np.divmod(np.flatnonzero(scores[:, body:] >= low), columns - body)
+    return np.concatenate((rows, rest_rows)), np.concatenate((cols, rest_cols + body))
