@@ -51,6 +51,8 @@ BURST_STALE = 0.2
 """During a burst the detail panes are still filled when they are older than this (seconds)."""
 PREPARE_AFTER = 0.05
 """Seconds after the detail panes are filled (and painted) before the likely next questions are prepared."""
+RESIZE_WAIT = 0.1
+"""Seconds the preparation waits for the panes to report their new size after a panel grew for the next question."""
 
 
 def _any_row(row: QuestionRow) -> bool:
@@ -390,9 +392,11 @@ class SessionScreen(SyncedScreen):
 
     def on_quiet_scroll_view_resized(self, message: QuietScrollView.Resized) -> None:
         # A pane changed size (a panel above it shrank or grew, the terminal was resized): what was prepared
-        # at the old size would not be shown, so prepare again once the screen is laid out.
-        if self._prepare_timer is None and not self.detail_pending:
-            self.call_after_refresh(self._prepare_soon)
+        # at the old size would not be shown, so prepare again now that the screen is laid out. (Rows already
+        # prepared at this size are found in the caches: a second pane's report costs little.)
+        if not self.detail_pending:
+            self._stop_preparing()
+            self.call_after_refresh(self._start_preparing)
 
     def _stop_preparing(self) -> None:
         if self._prepare_timer is not None:
@@ -406,12 +410,13 @@ class SessionScreen(SyncedScreen):
         rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
         if likely is not None:  # the question the same key shows first: keys may come before the rest is done
             rows = (likely, *(row for row in rows if row.question.id != likely.question.id))
-        grew = self.reserve_panels(() if likely is None else (likely,))
+        if self.reserve_panels(() if likely is None else (likely,)):
+            # The panes below get shorter at the next layout: prepare at their new size, when they report it
+            # (on_quiet_scroll_view_resized), or after RESIZE_WAIT should none change.
+            self._prepare_timer = self.set_timer(RESIZE_WAIT, self._start_preparing)
+            return
         self._to_prepare = tuple(work for row in rows for work in self.prepare_detail(row))
-        if grew:
-            self.call_after_refresh(self._prepare_next)  # at the panes' new sizes
-        else:
-            self._prepare_next()
+        self._prepare_next()
 
     def _likely_next(self) -> QuestionRow | None:
         """The row the same key as the last one would select: the user steps on the way they stepped."""

@@ -13,6 +13,10 @@ SHRINK_DELAY = 0.5
 """Seconds after the last text shown that a taller panel than its text needs shrinks (a layout of the screen)."""
 
 
+LINE_COUNTS_KEPT = 256
+"""Texts whose wrapped line count is kept (dropped all at once beyond that: each costs a wrap to measure again)."""
+
+
 class FittedPanel(Static):
     """Shows a text in as many lines as it wraps to at the panel's width (at most ``most``), so the end of a
     long reason (``cut at 800``) is never cut off.
@@ -29,6 +33,7 @@ class FittedPanel(Static):
         self._shrink_timer: Timer | None = None
         self._reserved = 0
         """Lines kept for the texts the next keys most likely show (:meth:`reserve`)."""
+        self._line_counts: dict[tuple[str, int], int] = {}
 
     def show(self, text: Text, shrink: bool = True) -> None:
         """Show ``text``; ``shrink`` False (keys in a burst) keeps a taller panel as it is, a blank line at the
@@ -72,7 +77,15 @@ class FittedPanel(Static):
             self._shrink_timer = self.set_timer(SHRINK_DELAY, self._shrink)
 
     def _lines_of(self, text: Text, width: int) -> int:
-        return max(1, min(self.most, len(text.wrap(self.app.console, width))))
+        # Wrapping depends on the characters and the width, not the styles: a text reserved for is measured once.
+        key = (text.plain, width)
+        lines = self._line_counts.get(key)
+        if lines is None:
+            lines = max(1, min(self.most, len(text.wrap(self.app.console, width))))
+            if len(self._line_counts) >= LINE_COUNTS_KEPT:
+                self._line_counts.clear()
+            self._line_counts[key] = lines
+        return lines
 
     @property
     def shrink_pending(self) -> bool:
