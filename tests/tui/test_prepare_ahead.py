@@ -14,6 +14,7 @@ from pilot_helpers import FIXED_200, OVERLAP_40, async_test, make_app, settle
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from chunkscope.io.dataset import Dataset
 from chunkscope.tui.app import ChunkscopeApp
@@ -23,6 +24,7 @@ from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.widgets import ranked_chunks
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
+from chunkscope.tui.widgets.quiet_scroll import ReusingStylesCache
 
 SIZE = (140, 40)
 KEYS = ("down", "down", "n", "n", "up", "N", "down", "n", "n", "n")
@@ -206,3 +208,56 @@ async def test_a_panel_grows_ahead_and_keeps_the_room_until_the_next_text() -> N
         await pilot.pause(0.7)  # ...after the shrink delay it fits its own text again
         assert panel.styles.height.value == 3
         assert panel.reserve([Text("a")]) is False
+
+
+async def rows_styled_per_step(app: ChunkscopeApp, keys: tuple[str, ...], monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """For each key (pressed once the screen settled and prepared): the content rows of the ranked chunks and
+    the document that the key's own frame (the first painted after it) had to style."""
+    styled = [0]
+    in_step_frame = [False]
+    keep, paint = ReusingStylesCache._keep, Screen._compositor_refresh
+    panes: set[int] = set()
+
+    def counted_keep(self: ReusingStylesCache, content: Any, finished: Any) -> None:
+        if in_step_frame[0] and id(self) in panes:
+            styled[0] += 1
+        keep(self, content, finished)
+
+    first_frame = [False]
+
+    def counted_paint(self: Screen[Any]) -> None:
+        in_step_frame[0], first_frame[0] = first_frame[0], False
+        try:
+            paint(self)
+        finally:
+            in_step_frame[0] = False
+
+    monkeypatch.setattr(ReusingStylesCache, "_keep", counted_keep)
+    monkeypatch.setattr(Screen, "_compositor_refresh", counted_paint)
+    per_step = []
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        panes.update(id(view._styles_cache) for view in app.screen.query("RankedChunksView, DocumentView"))
+        assert len(panes) == 2
+        for key in keys:
+            styled[0] = 0
+            first_frame[0] = True
+            await pilot.press(key)
+            await prepared(pilot)
+            per_step.append(styled[0])
+    return per_step
+
+
+@async_test
+async def test_a_prepared_step_styles_no_pane_row(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Down the list and through the failing questions: the panel above the panes grows and shrinks on the way.
+    keys = ("down",) * 12 + ("n",) * 8 + ("N", "up")
+    assert await rows_styled_per_step(make_app(sample), keys, monkeypatch) == [0] * len(keys)
+
+
+@async_test
+async def test_an_unprepared_step_styles_its_pane_rows(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The counter sees the rows a step styles without preparation: the test above is not vacuous.
+    monkeypatch.setattr(InspectScreen, "prepare_detail", lambda self, row: ())
+    per_step = await rows_styled_per_step(make_app(sample), ("down", "n"), monkeypatch)
+    assert all(count > 10 for count in per_step)

@@ -119,6 +119,8 @@ class SessionScreen(SyncedScreen):
     _prepare_timer: Timer | None = None
     """Starts preparing the likely next questions' detail once the panes are filled and painted."""
     _to_prepare: tuple[Callable[[], None], ...] = ()
+    _preparing_again = False
+    """A pane was resized: the preparation starts again after the next refresh."""
     """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop."""
     _last_step: tuple[bool, int] | None = None
     """The last key's step through the list: (to a row n / N stops at, 1 or -1); None after a jump."""
@@ -388,7 +390,7 @@ class SessionScreen(SyncedScreen):
     @property
     def preparing(self) -> bool:
         """The likely next questions' detail is still to be prepared (or being prepared)."""
-        return self._prepare_timer is not None or bool(self._to_prepare)
+        return self._prepare_timer is not None or bool(self._to_prepare) or self._preparing_again
 
     def on_quiet_scroll_view_resized(self, message: QuietScrollView.Resized) -> None:
         # A pane changed size (a panel above it shrank or grew, the terminal was resized): what was prepared
@@ -396,6 +398,7 @@ class SessionScreen(SyncedScreen):
         # prepared at this size are found in the caches: a second pane's report costs little.)
         if not self.detail_pending:
             self._stop_preparing()
+            self._preparing_again = True
             self.call_after_refresh(self._start_preparing)
 
     def _stop_preparing(self) -> None:
@@ -406,6 +409,7 @@ class SessionScreen(SyncedScreen):
 
     def _start_preparing(self) -> None:
         self._prepare_timer = None
+        self._preparing_again = False
         likely = self._likely_next()
         rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
         if likely is not None:  # the question the same key shows first: keys may come before the rest is done
