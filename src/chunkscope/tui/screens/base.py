@@ -119,9 +119,9 @@ class SessionScreen(SyncedScreen):
     _prepare_timer: Timer | None = None
     """Starts preparing the likely next questions' detail once the panes are filled and painted."""
     _to_prepare: tuple[Callable[[], None], ...] = ()
+    """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop."""
     _preparing_again = False
     """A pane was resized: the preparation starts again after the next refresh."""
-    """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop."""
     _last_step: tuple[bool, int] | None = None
     """The last key's step through the list: (to a row n / N stops at, 1 or -1); None after a jump."""
     _early_steps: tuple[int, ...] = ()
@@ -411,14 +411,14 @@ class SessionScreen(SyncedScreen):
         self._prepare_timer = None
         self._preparing_again = False
         likely = self._likely_next()
-        rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
-        if likely is not None:  # the question the same key shows first: keys may come before the rest is done
-            rows = (likely, *(row for row in rows if row.question.id != likely.question.id))
         if self.reserve_panels(() if likely is None else (likely,)):
             # The panes below get shorter at the next layout: prepare at their new size, when they report it
             # (on_quiet_scroll_view_resized), or after RESIZE_WAIT should none change.
             self._prepare_timer = self.set_timer(RESIZE_WAIT, self._start_preparing)
             return
+        rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
+        if likely is not None:  # the question the same key shows first: keys may come before the rest is done
+            rows = (likely, *(row for row in rows if row.question.id != likely.question.id))
         self._to_prepare = tuple(work for row in rows for work in self.prepare_detail(row))
         self._prepare_next()
 

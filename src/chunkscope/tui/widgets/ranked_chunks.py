@@ -183,21 +183,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         for index, hit in enumerate(hits):
             if len(rows) >= wanted:
                 break
-            key = self._block_key(question.id, config, hit, width)
-            block = self._blocks.get(key)
-            if block is None:
-                block = hit_strips(
-                    hit,
-                    statuses[hit.rank],
-                    question,
-                    result,
-                    corpus,
-                    width - 1,
-                    self.lines_per_hit,
-                    self._styles,
-                    tokens,
-                )
-                self._blocks.set(key, block)
+            block = self._block_of(question, result, corpus, config, hit, statuses[hit.rank], tokens, width)
             rows += [self._row_strip(strip, index == 0, width) for strip in block]  # the cursor starts on the first
         self.finish_rows_ahead(rows)
 
@@ -360,11 +346,31 @@ class RankedChunksView(QuietScrollView, can_focus=True):
 
     def _block(self, hit: RankedChunk, width: int) -> list[Strip]:
         """The rows of one hit (from the cache when this question and configuration showed it before)."""
-        question = self._question.id if self._question is not None else None
-        key = self._block_key(question, self._config, hit, width)
+        assert self._question is not None and self._result is not None and self._corpus is not None
+        status = self._statuses[hit.rank]
+        return self._block_of(
+            self._question, self._result, self._corpus, self._config, hit, status, self._tokens(), width
+        )
+
+    def _block_of(
+        self,
+        question: Question,
+        result: QuestionResult,
+        corpus: Corpus,
+        config: Config | None,
+        hit: RankedChunk,
+        status: HitStatus,
+        tokens: TokenCost | None,
+        width: int,
+    ) -> list[Strip]:
+        """The rows of ``hit`` for ``question`` under ``config`` in a view ``width`` cells wide (the cursor column
+        left out): built once, then from the cache (showing a question and preparing it take the same blocks)."""
+        key = (question.id, config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
         block = self._blocks.get(key)
         if block is None:
-            block = self._hit_strips(hit, width - 1)
+            block = hit_strips(
+                hit, status, question, result, corpus, width - 1, self.lines_per_hit, self._styles, tokens
+            )
             self._blocks.set(key, block)
         return block
 
@@ -383,9 +389,6 @@ class RankedChunksView(QuietScrollView, can_focus=True):
             header = header_strips(result, decisions, width, self._styles, tokens)
             self._blocks.set(key, header)
         return header
-
-    def _block_key(self, question: str | None, config: Config | None, hit: RankedChunk, width: int) -> Hashable:
-        return (question, config, hit.rank, hit.chunk.id, width, self._styles.generation, self.lines_per_hit)
 
     def _estimated_rest(self, rules: dict[int, StopRule]) -> int:
         """Rows the hits not built yet will take, about: header, text lines and the detail lines each has."""
@@ -408,21 +411,6 @@ class RankedChunksView(QuietScrollView, can_focus=True):
 
     def _rule(self, text: str, width: int) -> Strip:
         return rule_strip(text, width, self._styles)
-
-    def _hit_strips(self, hit: RankedChunk, width: int) -> list[Strip]:
-        assert self._result is not None and self._corpus is not None
-        status = self._statuses[hit.rank]
-        return hit_strips(
-            hit,
-            status,
-            self._question,
-            self._result,
-            self._corpus,
-            width,
-            self.lines_per_hit,
-            self._styles,
-            self._tokens(),
-        )
 
     def _tokens(self) -> TokenCost | None:
         """The token counter of a token-sized configuration (counts shown beside characters), else None."""
