@@ -275,15 +275,18 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
     """End the workers at once: queued tasks are cancelled and running ones killed."""
     # The executor offers no public way to end running tasks before Python 3.14 (terminate_workers).
     processes = dict(getattr(executor, "_processes", None) or {})
+    # Taken before shutdown, which forgets it: a second shutdown(wait=True) would not join it.
+    manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes.values():
         if process.is_alive():
             process.terminate()
     for process in processes.values():
         process.join()
-    # Join the executor's manager thread too: left running, it is woken at interpreter exit through a pipe
-    # it may have closed already, which prints an "Exception ignored" traceback after a Ctrl-C.
-    executor.shutdown(wait=True)
+    # Join the executor's manager thread too: left running, interpreter exit wakes it through a pipe that it
+    # closes meanwhile in its own thread, which prints an "Exception ignored ... Bad file descriptor" traceback.
+    if manager is not None:
+        manager.join()
 
 
 # --- the worker -----------------------------------------------------------------------------------
