@@ -20,6 +20,7 @@ from chunkscope.retrievers.lexical import build_postings
 from chunkscope.retrievers.scoring import (
     QueryTerms,
     batch_scores,
+    block_size,
     query_by_query_scores,
     rank_queries,
     rank_queries_numpy,
@@ -126,6 +127,26 @@ def test_top_rows_by_blocks_matches_top_hits(columns: int) -> None:
     tie_break = generator.permutation(columns)
     for depth in (1, 3, 20):
         assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
+
+
+@pytest.mark.parametrize("columns", [16, 79, 80, 81, 200, 326, 633, 1009, 2467])
+def test_top_rows_with_small_blocks_matches_top_hits(columns: int) -> None:
+    # JSQuAD's chunkings have 300 to 2,500 units: blocks of 4 to 11 columns, a remainder past the last stride.
+    generator = np.random.default_rng(columns + 1)
+    scores = generator.choice([0.0, -1.0, 0.5, 1.0, 2.0], size=(9, columns), p=[0.6, 0.1, 0.2, 0.07, 0.03])
+    scores[0] = 0.0
+    scores[1, -1] = 4.0  # the best score in the remainder
+    scores[2] = generator.random(columns)
+    tie_break = generator.permutation(columns)
+    for depth in (1, 2, 5, 20):
+        assert top_rows(scores, tie_break, depth) == [top_hits(row, tie_break, depth) for row in scores]
+    assert top_rows(scores, tie_break, 0) == [Ranking((), ())] * 9
+
+
+def test_block_sizes_follow_the_square_root_rule() -> None:
+    assert block_size(2467, 20) == 11 and block_size(326, 20) == 4 and block_size(91_789, 20) == 64
+    assert block_size(319, 20) == 0  # fewer than four blocks of 4 per hit: partitioned whole
+    assert block_size(10, 20) == 0
 
 
 def test_wide_postings_rank_as_the_oracle(compiled: ModuleType) -> None:
