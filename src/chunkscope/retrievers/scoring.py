@@ -216,11 +216,21 @@ def query_by_query_scores(
     lists = long_lists or LongLists(pointers, units, weights, unit_count, share=0.0, least=math.inf)
     slots, columns = lists.columns()
     own_starts, own_units = lists.own_units()
+    terms = queries.terms
     bounds = queries.offsets.tolist()
-    starts = pointers[queries.terms].tolist()
-    ends = pointers[queries.terms + 1].tolist()
-    in_dense = slots[queries.terms].tolist()
-    own = own_starts[queries.terms].tolist()
+    starts_array, ends_array = pointers[terms], pointers[terms + 1]
+    starts, ends = starts_array.tolist(), ends_array.tolist()
+    in_dense = slots[terms].tolist()
+    own = own_starts[terms].tolist()
+    # The short lists of the whole batch gathered at once, term after term in query order (as the index
+    # type, which np.add.at would otherwise convert to in a pass of its own): a run of short lists in a
+    # query is then one slice of them. ``short_at[k]``: where term k's postings begin among them.
+    is_short = (slots[terms] < 0) & (own_starts[terms] < 0)
+    short_lengths = np.where(is_short, ends_array - starts_array, 0)
+    short_positions = run_positions(starts_array[is_short], short_lengths[is_short])
+    short_units = units[short_positions].astype(np.intp)
+    short_weights = None if weights is None else weights[short_positions]
+    short_at = np.concatenate(([0], np.cumsum(short_lengths))).tolist()
     column_rows = list(columns)
     add, add_at = np.add, np.add.at  # looked up once: a query makes some twenty calls
     for query in range(len(queries)):
@@ -231,31 +241,29 @@ def query_by_query_scores(
             first += 1
         else:
             row.fill(0.0)
-        short: list[tuple[int, int]] = []
+        short_from = -1  # the first term of a run of short lists not added yet
         for k in range(first, last):
             slot, at = in_dense[k], own[k]
             if slot < 0 and at < 0:
-                short.append((starts[k], ends[k]))
+                if short_from < 0:
+                    short_from = k
                 continue
-            if short:
-                _add_postings(row, units, weights, short)
-                short = []
+            if short_from >= 0:
+                _add_short(row, short_units, short_weights, short_at[short_from], short_at[k])
+                short_from = -1
             if slot >= 0:
                 add(row, column_rows[slot], out=row)
             else:
                 low, high = starts[k], ends[k]
                 add_at(row, own_units[at : at + high - low], 1.0 if weights is None else weights[low:high])
-        if short:
-            _add_postings(row, units, weights, short)
+        if short_from >= 0:
+            _add_short(row, short_units, short_weights, short_at[short_from], short_at[last])
     return scores
 
 
-def _add_postings(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None, spans: list[tuple[int, int]]) -> None:
-    """Add the postings ``low:high`` of every span to ``row``, span after span, posting after posting."""
-    # Concatenated as the index type, which np.add.at would otherwise convert to in a pass of its own.
-    cells = np.concatenate([units[low:high] for low, high in spans], dtype=np.intp)
-    values = 1.0 if weights is None else np.concatenate([weights[low:high] for low, high in spans])
-    np.add.at(row, cells, values)
+def _add_short(row: np.ndarray, units: np.ndarray, weights: np.ndarray | None, low: int, high: int) -> None:
+    """Add the gathered short-list postings ``low:high`` to ``row``, posting after posting."""
+    np.add.at(row, units[low:high], 1.0 if weights is None else weights[low:high])
 
 
 class LongLists:
