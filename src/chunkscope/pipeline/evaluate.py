@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import functools
-import gc
 import itertools
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from threading import Lock
 
 import numpy as np
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
+from chunkscope.collector import collector_paused
 from chunkscope.io.gold import trim_questions
 from chunkscope.metrics.summary import summarize
 from chunkscope.model import Chunk, Corpus, Question
@@ -286,24 +285,6 @@ def embeds(strategy: object) -> bool:
     if is_dataclass(strategy) and not isinstance(strategy, type):
         return any(embeds(getattr(strategy, f.name)) for f in fields(strategy))
     return False
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for a burst of allocations (restored afterwards).
-
-    An evaluation creates a dozen values per question and some per unit, none in a
-    reference cycle, yet their number triggers repeated full collections of every
-    result kept so far. Nesting and other threads are safe: only the outermost pause
-    re-enables a collector that was enabled.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def measure_question(

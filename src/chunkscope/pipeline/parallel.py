@@ -35,9 +35,10 @@ from io import BytesIO
 from types import MappingProxyType
 from typing import Any
 
+from chunkscope.collector import collector_paused
 from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
 from chunkscope.model import Corpus, Question
-from chunkscope.pipeline.evaluate import Evaluator, collector_paused
+from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
 
 ConfigProgress = Callable[[int, str, int, int], None]

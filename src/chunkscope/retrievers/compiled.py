@@ -13,6 +13,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from chunkscope.collector import collector_paused
 from chunkscope.results import Ranking
 from chunkscope.retrievers.query_terms import QueryTerms
 
@@ -48,14 +49,15 @@ def rank_queries(
         0,
         count,
     )
-    counts = out_counts.tolist()
-    unit_rows = out_units.tolist()
-    score_rows = out_scores.tolist()
-    for query, count in enumerate(counts):
-        if count < depth:
-            unit_rows[query] = unit_rows[query][:count]
-            score_rows[query] = score_rows[query][:count]
-    return list(map(Ranking, map(tuple, unit_rows), map(tuple, score_rows)))
+    with collector_paused():  # a value and two tuples per query: no cycle, but enough for full collections
+        counts = out_counts.tolist()
+        unit_rows = out_units.tolist()
+        score_rows = out_scores.tolist()
+        for query, count in enumerate(counts):
+            if count < depth:
+                unit_rows[query] = unit_rows[query][:count]
+                score_rows[query] = score_rows[query][:count]
+        return list(map(Ranking, map(tuple, unit_rows), map(tuple, score_rows)))
 
 
 @numba.njit(cache=True, nogil=True)

@@ -22,6 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from chunkscope.arrays import run_positions
+from chunkscope.collector import collector_paused
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import REPORT_EVERY, Progress
 from chunkscope.retrievers.query_terms import QueryTerms
@@ -351,7 +352,10 @@ def top_rows(scores: np.ndarray, tie_break: np.ndarray, depth: int) -> list[Rank
     values_list = values[keep_hit].tolist()
     bounds = np.concatenate(([0], np.cumsum(taken))).tolist()
     spans = list(itertools.pairwise(bounds))
-    return list(map(Ranking, (tuple(cols_list[a:b]) for a, b in spans), (tuple(values_list[a:b]) for a, b in spans)))
+    with collector_paused():  # a value and two tuples per row: no cycle, but enough for full collections
+        return list(
+            map(Ranking, (tuple(cols_list[a:b]) for a, b in spans), (tuple(values_list[a:b]) for a, b in spans))
+        )
 
 
 def block_size(columns: int, depth: int) -> int:

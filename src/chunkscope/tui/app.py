@@ -27,6 +27,7 @@ from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.collector import pace_collector
 from chunkscope.tui.commands import ChunkscopeCommands
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
@@ -120,11 +121,9 @@ class ChunkscopeApp(App[None]):
 
     def on_mount(self) -> None:
         # The dataset, every result and the widgets' line caches live as long as the app; full collections
-        # only re-scan them (30-50 ms pauses per key on JSQuAD). Freeze what is loaded (see on_results_ready)
-        # and let full collections run ten times less often.
-        gc.freeze()
-        self._gc_threshold = gc.get_threshold()
-        gc.set_threshold(self._gc_threshold[0], self._gc_threshold[1], self._gc_threshold[2] * 10)
+        # only re-scan them (30-50 ms pauses per key on JSQuAD). Freeze what is loaded (see on_results_ready),
+        # let full collections run ten times less often, and the young ones while the user reads.
+        self._gc_threshold = pace_collector()
         self.install_screen(CompareScreen(self.session), name="compare")
         if self.open_compare_at_start:
             self.action_compare()

@@ -24,6 +24,7 @@ from chunkscope.model import Chunk
 from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
+from chunkscope.tui.collector import collect_young
 from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import ALL_QUESTIONS, GroupPicker
 from chunkscope.tui.screens.synced import SyncedScreen
@@ -418,6 +419,7 @@ class SessionScreen(SyncedScreen):
     def _start_preparing(self) -> None:
         self._prepare_timer = None
         self._preparing_again = False
+        collect_young()  # no key waits: the garbage of the last steps goes now, not in the next
         likely = self._likely_next()
         if self.reserve_panels(() if likely is None else (likely,)):
             # The panes below get shorter at the next layout: prepare at their new size, when they report it

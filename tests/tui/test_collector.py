@@ -1,0 +1,54 @@
+"""The collector's pacing: young collections wait for the screen's pause, and the thresholds come back."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+from pilot_helpers import async_test, make_app, settle
+
+from chunkscope.io.dataset import Dataset
+from chunkscope.tui import collector
+
+
+@pytest.fixture
+def thresholds() -> Iterator[tuple[int, int, int]]:
+    before = gc.get_threshold()
+    yield before
+    gc.set_threshold(*before)
+    gc.unfreeze()
+
+
+def test_pacing_raises_the_thresholds_and_collect_young_empties_the_young_generation(
+    thresholds: tuple[int, int, int],
+) -> None:
+    previous = collector.pace_collector()
+    assert previous == thresholds
+    assert gc.get_threshold() == (collector.YOUNG_THRESHOLD, thresholds[1], thresholds[2] * collector.FULL_FACTOR)
+    garbage = [[index] for index in range(5 * thresholds[0])]  # more young allocations than the old threshold
+    assert gc.get_count()[0] > thresholds[0]
+    collector.collect_young()
+    assert gc.get_count()[0] < thresholds[0]
+    del garbage
+
+
+def test_collect_young_leaves_a_small_young_generation_alone(thresholds: tuple[int, int, int]) -> None:
+    collector.pace_collector()
+    gc.collect(1)
+    kept = [[1], [2]]
+    count = gc.get_count()[0]
+    collector.collect_young()
+    assert gc.get_count()[0] >= count  # nothing collected: below the threshold the app found
+    del kept
+
+
+@async_test
+async def test_the_app_restores_the_thresholds_it_found(sample: Dataset, thresholds: tuple[int, int, int]) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        assert gc.get_threshold()[0] == collector.YOUNG_THRESHOLD
+        await pilot.press("n")
+        await settle(pilot)
+    assert gc.get_threshold() == thresholds
