@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 from pilot_helpers import async_test, make_app, settle
 
+from chunkscope.collector import collector_paused
 from chunkscope.io.dataset import Dataset
 from chunkscope.tui import collector
 
@@ -41,6 +42,17 @@ def test_collect_young_leaves_a_small_young_generation_alone(thresholds: tuple[i
     collector.collect_young()
     assert gc.get_count()[0] >= count  # nothing collected: below the threshold the app found
     del kept
+
+
+def test_collect_young_waits_while_the_collector_is_paused(thresholds: tuple[int, int, int]) -> None:
+    # The worker pauses the collector while it evaluates: the UI thread's pause must not collect its objects.
+    collector.pace_collector()
+    with collector_paused():
+        garbage = [[index] for index in range(5 * thresholds[0])]
+        count = gc.get_count()[0]
+        collector.collect_young()
+        assert gc.get_count()[0] >= count
+    del garbage
 
 
 @async_test

@@ -33,6 +33,10 @@ def pace_collector() -> tuple[int, int, int]:
 
 
 def collect_young() -> None:
-    """Collect the young generations if more allocations wait than the threshold the app found."""
-    if gc.get_count()[0] > _young_before[0]:
+    """Collect the young generations if more allocations wait than the threshold the app found.
+
+    Not while the collector is paused (``collector_paused``: the worker is evaluating): the young generation
+    then holds the millions of objects an index build allocates, and collecting them would stall the build.
+    """
+    if gc.isenabled() and gc.get_count()[0] > _young_before[0]:
         gc.collect(1)
