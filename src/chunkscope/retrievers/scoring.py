@@ -221,12 +221,12 @@ def query_by_query_scores(
     bounds = queries.offsets.tolist()
     starts_array, ends_array = pointers[terms], pointers[terms + 1]
     starts, ends = starts_array.tolist(), ends_array.tolist()
-    in_dense = slots[terms].tolist()
-    own = own_starts[terms].tolist()
+    dense_slots, own_at = slots[terms], own_starts[terms]
+    in_dense, own = dense_slots.tolist(), own_at.tolist()
     # The short lists of the whole batch gathered at once, term after term in query order (as the index
     # type, which np.add.at would otherwise convert to in a pass of its own): a run of short lists in a
     # query is then one slice of them. ``short_at[k]``: where term k's postings begin among them.
-    is_short = (slots[terms] < 0) & (own_starts[terms] < 0)
+    is_short = (dense_slots < 0) & (own_at < 0)
     short_lengths = np.where(is_short, ends_array - starts_array, 0)
     short_positions = run_positions(starts_array[is_short], short_lengths[is_short])
     short_units = units[short_positions].astype(np.intp)
