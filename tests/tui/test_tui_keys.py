@@ -102,6 +102,48 @@ async def test_a_burst_of_keys_moves_one_question_per_key(sample: Dataset) -> No
         assert expected in panel
 
 
+def type_paced(app: ChunkscopeApp, key: str, presses: int, interval: float) -> threading.Thread:
+    """Type ``key`` every ``interval`` seconds from a thread, as the terminal driver's input thread does."""
+    loop = asyncio.get_running_loop()
+
+    def typist() -> None:
+        for _ in range(presses):
+            loop.call_soon_threadsafe(app.post_message, events.Key(key, key))
+            time.sleep(interval)
+
+    thread = threading.Thread(target=typist, daemon=True)
+    thread.start()
+    return thread
+
+
+@async_test
+async def test_in_a_burst_the_detail_panes_follow_the_keys(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Keys 25 ms apart are a burst (closer than BURST_GAP), yet far slower than filling the panes on the sample
+    # data: the panes show the questions on the way, not only the last one once the keys stop.
+    failing = failing_ids(sample)
+    shown: list[str] = []
+    show_detail = InspectScreen.show_detail
+
+    def recording(screen: InspectScreen, row: Any) -> None:
+        if row is not None:
+            shown.append(row.question.id)
+        show_detail(screen, row)
+
+    monkeypatch.setattr(InspectScreen, "show_detail", recording)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown.clear()
+        typist = type_paced(app, "n", 10, 0.025)
+        while typist.is_alive():
+            await asyncio.sleep(0.005)
+        on_the_way = set(shown) & set(failing[1:10])
+        await settle(pilot)
+        assert app.session.selected_id == failing[10]
+        assert shown[-1] == failing[10]
+        assert len(on_the_way) >= 5, f"the panes showed {sorted(on_the_way)} of the burst's first nine questions"
+
+
 @async_test
 async def test_status_line_gives_the_position_among_the_rows_shown(sample: Dataset) -> None:
     app = make_app(sample)

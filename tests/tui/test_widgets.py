@@ -686,3 +686,24 @@ def test_a_fitted_panel_grows_at_once_and_shrinks_after_a_pause(monkeypatch: pyt
         assert panel.size.height == 1  # shrunk once the texts paused
 
     run(WidgetApp(panel, lambda widget: None), steps, size=(60, 20))
+
+
+def test_a_fitted_panel_kept_tall_in_a_burst_shrinks_once_it_settles(monkeypatch: pytest.MonkeyPatch) -> None:
+    delay = 0.2
+    monkeypatch.setattr(fitted_panel, "SHRINK_DELAY", delay)
+    panel = FittedPanel(4)
+    long, short = Text("word " * 40), Text("one line")
+
+    async def steps(pilot: Pilot[None]) -> None:
+        panel.show(long)
+        await pilot.pause()
+        panel.show(short, shrink=False)  # keys still come: the panel keeps its lines
+        await pilot.pause(delay * 2)
+        assert panel.size.height == 4
+        panel.settle()  # the burst paused
+        await pilot.pause(delay / 4)
+        assert panel.size.height == 4  # not at once: the shrink delay runs from the pause
+        await pilot.pause(delay * 2)
+        assert panel.size.height == 1
+
+    run(WidgetApp(panel, lambda widget: None), steps, size=(60, 20))

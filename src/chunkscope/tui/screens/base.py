@@ -7,7 +7,9 @@ request message upward, so they never import the screens they open.
 
 from __future__ import annotations
 
+import statistics
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Unpack
 
@@ -46,10 +48,13 @@ NARROW_BELOW = 100
 FOOTER_DELAY = 0.3
 """Seconds a computation runs (or has stopped) before the footer shows (or hides) esc."""
 BURST_GAP = 0.04
-"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping): the detail panes
-wait for a pause this long."""
-BURST_STALE = 0.2
-"""During a burst the detail panes are still filled when they are older than this (seconds)."""
+"""Keys typed closer together than this (seconds) are a burst (key repeat, fast tapping)."""
+BURST_FILL_SHARE = 3.0
+"""In a burst the detail panes are filled at most once per this many times a fill's typical cost. Painting what a
+fill changed costs about as much again, so fills and their paints take at most about two thirds of the time and
+the keys always get the rest: keys typed faster than the panes can follow never queue up behind them."""
+FILL_COSTS_KEPT = 5
+"""The last fills whose median cost is a fill's typical cost (one slow fill, a collection say, is not typical)."""
 PREPARE_AFTER = 0.05
 """Seconds after the detail panes are filled (and painted) before the likely next questions are prepared."""
 RESIZE_WAIT = 0.1
@@ -97,20 +102,27 @@ class SessionScreen(SyncedScreen):
     AUTO_FOCUS = "QuestionList"
     """Keys typed while the screen appears go to the list's bindings, never into the hidden search box."""
 
+    def __init__(self, session: Session, *, name: str | None = None, id: str | None = None) -> None:
+        super().__init__(session, name=name, id=id)
+        self._fill_costs: deque[float] = deque(maxlen=FILL_COSTS_KEPT)
+        """How long the last fills of the detail panes took (seconds)."""
+
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
     """The detail panes are to be filled (a callback is queued)."""
     _fill_timer: Timer | None = None
-    """Fills the detail panes when a burst of keys pauses."""
+    """Fills the detail panes for the latest selection once a burst's fill interval has passed."""
+    _pause_timer: Timer | None = None
+    """Ends the burst when no key came for BURST_GAP: the panels may shrink again."""
     _key_typed_at = 0.0
     """When the last key reached this screen was typed (``time.monotonic``, the event's time)."""
+    _key_handled_at = 0.0
+    """When that key reached this screen (``time.monotonic``)."""
     _in_burst = False
     """That key came less than BURST_GAP after the one before."""
     _filled_at = 0.0
     """When the detail panes were last filled (``time.monotonic``)."""
-    _fill_seconds = 0.0
-    """How long filling them took."""
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
     filling_in_burst = False
@@ -323,6 +335,7 @@ class SessionScreen(SyncedScreen):
         # When the keys were typed (not when they are handled): a burst is keys typed close together.
         self._in_burst = event.time - self._key_typed_at < BURST_GAP
         self._key_typed_at = event.time
+        self._key_handled_at = time.monotonic()  # Textual's event clock is not time.monotonic everywhere
 
     def selection_changed(self) -> None:
         """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
@@ -339,28 +352,50 @@ class SessionScreen(SyncedScreen):
 
     def schedule_detail(self, burst: bool = False) -> None:
         """Fill the detail panes for the selection: next, or, while keys come in a burst (``burst``: typed
-        less than BURST_GAP apart), once they pause and at least every BURST_STALE.
+        less than BURST_GAP apart), at most once per fill interval, for the latest selection.
 
-        Keys only move the selection, the list's cursor and the status line (cheap, at once); the panes
-        cost tens of milliseconds to fill on a large question set, so a held or rapidly tapped key does
-        not make every press wait behind panes nobody will see: they catch up with the last one.
+        Keys move the selection, the list's cursor and the status line at once (cheap); the panes cost
+        milliseconds to fill and paint, so keys typed faster than that do not each wait behind panes nobody
+        will see: the panes follow at a pace (a throttle, not a wait for the keys to stop), showing the
+        selection the keys reached whenever they are filled. Keys slower than a fill get every question shown.
         """
-        # The panes may fall behind for BURST_STALE, or longer when filling them is slow: in a burst they
-        # take at most about a quarter of the time, the rest is left to the keys.
-        stale_after = max(BURST_STALE, 4 * self._fill_seconds)
-        if burst and time.monotonic() - self._filled_at < stale_after:
-            if self._fill_timer is not None:
-                self._fill_timer.stop()
-            self._fill_timer = self.set_timer(BURST_GAP, self._fill_after_pause)
-            return
+        if burst:
+            self._restart_pause_timer()
+            wait = self._filled_at + BURST_FILL_SHARE * self.typical_fill_seconds - time.monotonic()
+            if wait > 0:
+                if self._fill_timer is None:
+                    self._fill_timer = self.set_timer(wait, self._fill_in_burst)
+                return
         if not self._detail_due:
             self._detail_due = True
-            self.filling_in_burst = burst  # the panes went stale within a burst
+            self.filling_in_burst = burst  # the panel keeps its height while keys still come
             self.call_later(self._show_selection)
 
-    def _fill_after_pause(self) -> None:
-        self.filling_in_burst = False
+    def _fill_in_burst(self) -> None:
+        self._fill_timer = None
+        self.filling_in_burst = True
         self._show_selection()
+
+    def _restart_pause_timer(self) -> None:
+        # One timer per burst, not one per key (a timer is a task of its own): it looks again when it fires.
+        if self._pause_timer is None:
+            self._pause_timer = self.set_timer(BURST_GAP, self._burst_paused)
+
+    def _burst_paused(self) -> None:
+        """No key for BURST_GAP: panels kept tall during the burst may shrink to the text they show."""
+        quiet_for = time.monotonic() - self._key_handled_at
+        if quiet_for < BURST_GAP:
+            self._pause_timer = self.set_timer(BURST_GAP - quiet_for, self._burst_paused)
+            return
+        self._pause_timer = None
+        self.filling_in_burst = False
+        for panel in self.query(FittedPanel):
+            panel.settle()
+
+    @property
+    def typical_fill_seconds(self) -> float:
+        """The median cost of the last fills of the detail panes (0 before the first)."""
+        return statistics.median(self._fill_costs) if self._fill_costs else 0.0
 
     @property
     def detail_pending(self) -> bool:
@@ -372,6 +407,7 @@ class SessionScreen(SyncedScreen):
         """Something delayed is still to change on screen: the detail panes, the footer's esc, a panel's shrink."""
         return (
             self.detail_pending
+            or self._pause_timer is not None
             or self._footer_timer is not None
             or any(panel.shrink_pending for panel in self.query(FittedPanel))
         )
@@ -386,7 +422,7 @@ class SessionScreen(SyncedScreen):
             self.show_detail(self.session.selected_row(self.VIEW))
             self.refocus_document = False
             self._filled_at = time.monotonic()
-            self._fill_seconds = self._filled_at - started
+            self._fill_costs.append(self._filled_at - started)
             self._prepare_soon()
 
     # -- preparing the questions a key will most likely show next (while the user reads this one)

@@ -45,6 +45,10 @@ class FittedPanel(Static):
         self.update(text, layout=False)
         self._fit(shrink, at_once=False)
 
+    def settle(self) -> None:
+        """The keys of a burst stopped: a panel kept taller than its text shrinks ``SHRINK_DELAY`` from now."""
+        self._fit(shrink=True, at_once=False)
+
     def reserve(self, texts: Sequence[Text]) -> bool:
         """Grow now, while the user reads, to fit the tallest of ``texts`` (the texts the next keys most likely
         show, at most ``most`` lines), and shrink no further until the next text is shown: showing one of them
