@@ -141,6 +141,7 @@ async def test_in_a_burst_the_detail_panes_follow_the_keys(sample: Dataset, monk
         await settle(pilot)
         assert app.session.selected_id == failing[10]
         assert shown[-1] == failing[10]
+        assert status(app).startswith(f"{failing[10]} · ")  # the status line follows with the panes
         assert len(on_the_way) >= 5, f"the panes showed {sorted(on_the_way)} of the burst's first nine questions"
 
 

@@ -111,6 +111,8 @@ class SessionScreen(SyncedScreen):
     """The rows the list was last built from (a new tuple means new results)."""
     _detail_due = False
     """The detail panes are to be filled (a callback is queued)."""
+    _status_due = False
+    """The status line is to show the selection with the next fill of the detail panes (keys came in a burst)."""
     _fill_timer: Timer | None = None
     """Fills the detail panes for the latest selection once a burst's fill interval has passed."""
     _pause_timer: Timer | None = None
@@ -338,13 +340,17 @@ class SessionScreen(SyncedScreen):
         self._key_handled_at = time.monotonic()  # Textual's event clock is not time.monotonic everywhere
 
     def selection_changed(self) -> None:
-        """The model's selection changed: the status line at once, the detail panes soon (see schedule_detail)."""
+        """The model's selection changed: the list's cursor has moved; the status line and the detail panes follow
+        at once, or, in a burst of keys, together when the panes are next filled (see schedule_detail)."""
         self._stop_preparing()
         self.chunk_note = ""
-        self.sync_status()
         if self._in_burst:
+            # Textual repaints the box around all changed regions: the frames between fills then hold the
+            # list's column alone, not the full-width status line too, and with it every line of the panes.
+            self._status_due = True
             self.schedule_detail(burst=True)
         else:
+            self.sync_status()
             # One key at a time: the panes are filled in this turn, so the list, the status line and the
             # panes change in one paint. Textual repaints the box around all changed regions: a paint of
             # the list and the status line alone draws every line of the detail panes again.
@@ -414,6 +420,9 @@ class SessionScreen(SyncedScreen):
 
     def _show_selection(self) -> None:
         self._detail_due = False
+        if self._status_due:
+            self._status_due = False
+            self.sync_status()
         if self._fill_timer is not None:
             self._fill_timer.stop()
             self._fill_timer = None
