@@ -104,12 +104,14 @@ def main() -> int:
         f"chunkscope sweep --squad {JSQUAD.name} (published preset), {os.cpu_count()} cores, load {load:.1f}, "
         f"{compiled}"
     )
-    print(f"{'--jobs':<8}{'median':>10}  {'runs':<28}{'CPU (median)':<14}target")
+    width = max(28, 6 * args.runs + 2)  # "1.23, " per run
+    print(f"{'--jobs':<8}{'median':>10}  {'runs':<{width}}{'CPU (median)':<14}target")
     missed = []
     for jobs, runs in timings.items():
         median = statistics.median(runs)
         spent = f"{statistics.median(cpu[jobs]):.2f} s"
-        print(f"{jobs:<8}{median:>9.2f}s  {', '.join(f'{t:.2f}' for t in runs):<28}{spent:<14}<= {TARGETS_S[jobs]} s")
+        listed = ", ".join(f"{t:.2f}" for t in runs)
+        print(f"{jobs:<8}{median:>9.2f}s  {listed:<{width}}{spent:<14}<= {TARGETS_S[jobs]} s")
         if median > TARGETS_S[jobs]:
             missed.append(f"--jobs {jobs}: {median:.2f} s > {TARGETS_S[jobs]} s")
     print(f"JSON reports byte-identical: {'yes' if identical else 'NO'}")
