@@ -15,7 +15,7 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline import parallel
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.parallel import FINISHED, Evaluation, dumps, evaluate_configs, loads
-from chunkscope.results import Config
+from chunkscope.results import Config, QuestionResults
 from chunkscope.retrievers import dense
 
 SPECS = (
@@ -64,6 +64,25 @@ def test_results_pickle_through_their_constructors(sample: Dataset) -> None:
         assert list(copy.summary.values.items()) == list(result.summary.values.items())
         assert [q.ranking.parts for q in copy.questions] == [q.ranking.parts for q in result.questions]
         assert copy.questions[0].units == copy.chunks == result.chunks
+
+
+def test_question_results_are_unpickled_only_when_read(sample: Dataset) -> None:
+    # Without a budget the evaluator measures the single-span questions in a batch (QuestionResults).
+    configs = [make_config("fixed:size=200", "bm25"), make_config("paragraph", "bm25")]
+    batched = [r for r in evaluate(sample, configs, 1).results if isinstance(r.questions, QuestionResults)]
+    assert len(batched) == 2
+    for result in batched:
+        copy = loads(dumps(result))
+        assert isinstance(copy.questions, QuestionResults)
+        recipe = copy.questions._recipe
+        assert isinstance(recipe, parallel.PickledRecipe)
+        assert recipe._recipe is None  # the summary and the columns came back; the rankings are still bytes
+        assert copy.summary == result.summary
+        assert copy.questions.columns.question_ids == result.questions.columns.question_ids
+        assert list(copy.questions) == list(result.questions)
+        assert recipe._recipe is not None
+        again = loads(dumps(copy))  # a result from a worker pickles again (its recipe as the same bytes)
+        assert list(again.questions) == list(result.questions)
 
 
 def test_dataset_pickles_for_spawned_workers(sample: Dataset) -> None:

@@ -8,7 +8,9 @@ Workers are started with the ``fork`` method where the platform has it (they inh
 nothing is copied), else ``spawn`` (the dataset is pickled once and sent to each worker by the pool
 initializer). Each task sends one Config and gets back its ConfigResult, pickled with
 :func:`dumps`, which rebuilds chunkscope's frozen slotted dataclasses through their constructors
-(several times faster than their default pickling) and pickles read-only mappings as dicts.
+(several times faster than their default pickling) and pickles read-only mappings as dicts. What a
+configuration's question results are built from (its rankings, above all) comes back as bytes,
+unpickled on first use: the summary and the paired tests read only the results' columns.
 
 Workers ignore SIGINT: Ctrl-C interrupts the parent, which ends the workers and re-raises
 KeyboardInterrupt. A ChunkscopeError or ValueError in a worker (a bad spec, a missing extra) is
@@ -39,7 +41,7 @@ from chunkscope.collector import collector_paused
 from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
 from chunkscope.model import Corpus, Question
 from chunkscope.pipeline.evaluate import Evaluator
-from chunkscope.results import Config, ConfigResult
+from chunkscope.results import Config, ConfigResult, QuestionResult, QuestionResults, ResultRecipe
 
 ConfigProgress = Callable[[int, str, int, int], None]
 """Called with (position of the configuration in ``configs``, stage, done, total)."""
@@ -358,6 +360,33 @@ def _read_only_mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
     return MappingProxyType(items)
 
 
+class PickledRecipe:
+    """A :class:`ResultRecipe` kept as the bytes :func:`dumps` made of it, unpickled when a result is first built.
+
+    A sweep's reports read each configuration's summary and columns only: its rankings, most of what a
+    worker sends back, then never cost the parent an unpickling.
+    """
+
+    __slots__ = ("_data", "_recipe")
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+        self._recipe: ResultRecipe | None = None
+
+    def result(self, position: int) -> QuestionResult:
+        """The result of the question at ``position``, from the recipe unpickled on the first call."""
+        if self._recipe is None:
+            self._recipe = loads(self._data)
+        return self._recipe.result(position)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return PickledRecipe, (self._data,)
+
+
+def _question_results(columns: Any, recipe: bytes, items: list[QuestionResult | None]) -> QuestionResults:
+    return QuestionResults(columns, PickledRecipe(recipe), items)
+
+
 _NO_FAST_PATH = None
 _FIELD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
 
@@ -383,6 +412,11 @@ class _ValuePickler(pickle.Pickler):
         cls = type(obj)
         if cls is MappingProxyType:
             return _read_only_mapping, (dict(obj),)
+        if cls is QuestionResults:
+            columns, recipe, items = obj.__reduce__()[1]
+            if isinstance(recipe, PickledRecipe):
+                return NotImplemented  # already bytes: pickled as such
+            return _question_results, (columns, dumps(recipe), items)
         getter = _field_getter(cls)
         if getter is None:
             return NotImplemented
