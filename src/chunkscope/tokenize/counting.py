@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from chunkscope.arrays import sorted_unique
 from chunkscope.errors import MissingExtraError, SpecError
 from chunkscope.spec.registry import Registry
 
@@ -175,7 +176,7 @@ class _Encoding:
         lengths: np.ndarray = self._lengths[ids]
         if (lengths < 0).any():
             with self._lock:
-                for token in np.unique(ids[lengths < 0]).tolist():
+                for token in sorted_unique(ids[lengths < 0]).tolist():
                     self._lengths[token] = len(self.tokenizer.decode_single_token_bytes(token))
             lengths = self._lengths[ids]
         return lengths

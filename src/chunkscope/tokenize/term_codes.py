@@ -11,6 +11,7 @@ from itertools import repeat
 
 import numpy as np
 
+from chunkscope.arrays import sorted_unique
 from chunkscope.tokenize.char_table import (
     CJK_CHARS,
     CJK_RANK,
@@ -41,17 +42,6 @@ class WordIds(dict[str, int]):
     def __missing__(self, word: str) -> int:
         number = self[word] = len(self)
         return number
-
-
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """The distinct values, ascending (``np.sort`` is much faster than ``np.unique`` on large arrays)."""
-    ordered = np.sort(values)
-    if not len(ordered):
-        return ordered
-    keep = np.empty(len(ordered), dtype=np.bool_)
-    keep[0] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
-    return ordered[keep]
 
 
 def dense_ids(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -23,6 +23,8 @@ import numpy as np
 from rich._unicode_data import load as load_cell_table
 from rich.cells import cell_len
 
+from chunkscope.arrays import sorted_unique
+
 ELLIPSIS = "…"
 
 _CONTROL_TO_VISIBLE = {c: "\ufffd" for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
@@ -227,7 +229,7 @@ def rewrap_text(
         return base
     width = max(1, width)
     base_cost, text_ends, owned_ends = _paragraphs(text, breaks)
-    paragraphs = np.unique(np.searchsorted(owned_ends, changed, side="right")).tolist()
+    paragraphs = sorted_unique(np.searchsorted(owned_ends, changed, side="right")).tolist()
     base_starts = base.starts.tolist()
     base_ends = base.ends.tolist()
     starts: list[int] = []
