@@ -346,6 +346,15 @@ def test_resample_counts_tally_the_draws() -> None:
     assert counts.tolist() == expected
 
 
+def test_resample_counts_are_the_same_whatever_the_rows_drawn_per_call() -> None:
+    # More resamples than one call draws: the tally still follows the one stream of draws, row after row.
+    n, count = 9, 3 * stats._TALLY_ROWS + 5
+    counts = stats._resample_counts(np.random.default_rng(11), count, n)
+    draws = np.random.default_rng(11).integers(0, n, size=(count, n), dtype=np.int64)
+    expected = [[float(list(row).count(question)) for question in range(n)] for row in draws.tolist()]
+    assert counts.tolist() == expected
+
+
 # ------------------------------------------------------- paired differences
 
 PAIRS = [(0, 1), (0, 2), (1, 2), (2, 0)]

@@ -25,6 +25,7 @@ from chunkscope.cli import (
     sweep_cmd,
     whatif_cmd,
 )
+from chunkscope.cli.allocator import tune_allocator
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
 from chunkscope.errors import ChunkscopeError
@@ -59,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return EXIT_INPUT
         if args.command != "inspect":  # the inspector owns the terminal and its own streams
+            tune_allocator()  # before any worker is forked: they inherit it
             return _stdout_checked(_run(args), stdout)
     return _run(args)
 
