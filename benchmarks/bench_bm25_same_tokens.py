@@ -15,6 +15,11 @@ chunkscope is timed on both of its paths: the compiled one (numba, extra ``fast`
 the numpy one (``CHUNKSCOPE_BACKEND=numpy``). Its compiled path's one-off start-up cost
 (importing numba and loading the cached machine code) is measured in a fresh process.
 
+The process runs with glibc's mmap and trim thresholds as chunkscope's commands set them at start
+(``chunkscope.cli.allocator``), for every library alike: the numpy paths' scratch arrays of a few MB
+are then reused from the heap instead of mapped and zeroed anew for each batch of queries.
+``--default-allocator`` measures with glibc's own thresholds.
+
 Run (bm25s and tantivy come with the ``bench`` extra; numpy timings should not run
 under OpenBLAS tuning variables)::
 
@@ -42,6 +47,7 @@ import itertools
 from scale_corpus import REPO, load_jsquad, replicated, utf8_megabytes
 
 from chunkscope.chunkers import chunk_corpus, parse_chunker
+from chunkscope.cli.allocator import tune_allocator
 from chunkscope.io.dataset import Dataset
 from chunkscope.retrievers.base import build_index
 from chunkscope.retrievers.bm25 import BM25, BM25Index
@@ -208,7 +214,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per library (median; default 5)")
     parser.add_argument("--megabytes", type=float, default=SCALED_MB, help="scaled corpus size (default 50)")
+    parser.add_argument("--default-allocator", action="store_true", help="keep glibc's own thresholds")
     args = parser.parse_args()
+    allocator = "glibc's own thresholds" if args.default_allocator or not tune_allocator() else "thresholds as commands"
+    print(f"allocator: {allocator}")
     jsquad = load_jsquad()
     scaled = replicated(jsquad, args.megabytes)
     results = []
