@@ -26,13 +26,16 @@ def faults_of_five_arrays(size: int) -> int:
 
 @pytest.mark.skipif(not GLIBC, reason="mallopt's thresholds are glibc's")
 def test_freed_blocks_of_a_few_mb_are_reused_without_page_faults() -> None:
-    size = 4 << 20  # 1,024 pages of 4 KiB
+    # 2 MiB arrays: 512 pages of 4 KiB, under the 4 MiB from which numpy asks for huge pages (a fault per 2 MiB).
+    size, pages = 2 << 20, 512
     mallopt = ctypes.CDLL(None).mallopt
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     assert mallopt(-3, 128 << 10)  # glibc's initial mmap threshold, fixed (no adapting to what is freed)
-    assert faults_of_five_arrays(size) > 5 * 1024 // 4  # fresh pages for every array, zeroed by the system
+    untuned = faults_of_five_arrays(size)
+    if untuned < 5 * pages // 4:
+        pytest.skip(f"fresh mappings took only {untuned} faults here (huge pages?): faults cannot show reuse")
     assert tune_allocator({}) is True
-    assert faults_of_five_arrays(size) < 5 * 1024 // 10  # the heap's pages, reused
+    assert faults_of_five_arrays(size) < 5 * pages // 10  # the heap's pages, reused
 
 
 def test_a_users_own_tuning_is_left_alone() -> None:
