@@ -75,14 +75,16 @@ CJK_RANK[CJK_CHARS] = np.arange(len(CJK_CHARS), dtype=np.int32)
 WORD_CHAR = -2
 
 
+_WORD_CHARS = np.flatnonzero(CLASSES[:128] == WORD)
+"""The ASCII letters and digits (the only WORD characters), as code points."""
+
+
 def _char_ranks() -> np.ndarray:
     ranks = CJK_RANK.copy()
     ranks[_WORD_CHARS] = WORD_CHAR
     return ranks
 
 
-_WORD_CHARS = np.flatnonzero(CLASSES[:128] == WORD)
-"""The ASCII letters and digits (the only WORD characters), as code points."""
 CHAR_RANKS = _char_ranks()
 
 

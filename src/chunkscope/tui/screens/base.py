@@ -344,16 +344,16 @@ class SessionScreen(SyncedScreen):
         at once, or, in a burst of keys, together when the panes are next filled (see schedule_detail)."""
         self._stop_preparing()
         self.chunk_note = ""
+        # Textual repaints the box around all changed regions: a paint of the list and the full-width status
+        # line draws every line of the detail panes again. So the status line changes with the panes: in a
+        # burst, the frames between fills hold the list's column alone.
         if self._in_burst:
-            # Textual repaints the box around all changed regions: the frames between fills then hold the
-            # list's column alone, not the full-width status line too, and with it every line of the panes.
             self._status_due = True
             self.schedule_detail(burst=True)
         else:
-            self.sync_status()
             # One key at a time: the panes are filled in this turn, so the list, the status line and the
-            # panes change in one paint. Textual repaints the box around all changed regions: a paint of
-            # the list and the status line alone draws every line of the detail panes again.
+            # panes change in one paint.
+            self.sync_status()
             self._show_selection()
 
     def schedule_detail(self, burst: bool = False) -> None:
@@ -366,7 +366,7 @@ class SessionScreen(SyncedScreen):
         selection the keys reached whenever they are filled. Keys slower than a fill get every question shown.
         """
         if burst:
-            self._restart_pause_timer()
+            self._watch_for_pause()
             wait = self._filled_at + BURST_FILL_SHARE * self.typical_fill_seconds - time.monotonic()
             if wait > 0:
                 if self._fill_timer is None:
@@ -382,8 +382,9 @@ class SessionScreen(SyncedScreen):
         self.filling_in_burst = True
         self._show_selection()
 
-    def _restart_pause_timer(self) -> None:
-        # One timer per burst, not one per key (a timer is a task of its own): it looks again when it fires.
+    def _watch_for_pause(self) -> None:
+        # One timer per burst, not one restarted per key (a timer is a task of its own): it looks again when
+        # it fires.
         if self._pause_timer is None:
             self._pause_timer = self.set_timer(BURST_GAP, self._burst_paused)
 
