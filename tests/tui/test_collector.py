@@ -44,6 +44,18 @@ def test_collect_young_leaves_a_small_young_generation_alone(thresholds: tuple[i
     del kept
 
 
+def test_collect_young_past_a_given_count(thresholds: tuple[int, int, int]) -> None:
+    collector.pace_collector()
+    gc.collect(1)
+    young = [[index] for index in range(3 * thresholds[0])]  # past the app's threshold, short of the one given
+    count = gc.get_count()[0]
+    collector.collect_young(more_than=count + 10)
+    assert gc.get_count()[0] >= count
+    collector.collect_young(more_than=count - 10)
+    assert gc.get_count()[0] < thresholds[0]
+    del young
+
+
 def test_collect_young_waits_while_the_collector_is_paused(thresholds: tuple[int, int, int]) -> None:
     # The worker pauses the collector while it evaluates: the UI thread's pause must not collect its objects.
     collector.pace_collector()

@@ -6,6 +6,7 @@ same frame, byte for byte, whether its rows were built, styled and laid out ahea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,7 @@ from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.rows import QuestionRow
-from chunkscope.tui.widgets import ranked_chunks
+from chunkscope.tui.widgets import fitted_panel, ranked_chunks
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.quiet_scroll import ReusingStylesCache
 
@@ -125,6 +126,87 @@ async def test_a_prepared_step_builds_no_hit_block(sample: Dataset, monkeypatch:
         assert built == []
 
 
+@pytest.mark.parametrize("key", ["n", "down", "N"])
+@async_test
+async def test_a_held_key_finds_the_questions_ahead_prepared(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    # A held key: one press, a pause (the key-repeat delay, in which the screen prepares READ_AHEAD questions the
+    # way that key steps), then the repeats in a burst. Not one of them builds a hit block at its fill. With the
+    # neighbours alone prepared (one question each way) the second repeat would build its own.
+    built = counting_blocks(monkeypatch)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        await pilot.press(key)
+        await prepared(pilot)
+        built.clear()
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        wanted = screen.wanted_for_next if key in ("n", "N") else (lambda row: True)
+        ahead = app.session.ahead("inspect", -1 if key == "N" else 1, wanted, 12)
+        await pilot.press(*[key] * len(ahead))
+        await settle(pilot)
+        assert app.session.selected_id == ahead[-1].question.id
+        assert built == []
+
+
+def recording_pieces(screen: SessionScreen) -> list[str]:
+    """Record the question of each preparation piece ``screen`` runs from now on (nothing counts as prepared)."""
+    pieces: list[str] = []
+    original = screen.prepare_detail
+
+    def recorded(row: QuestionRow) -> tuple[Callable[[], None], ...]:
+        def piece(work: Callable[[], None]) -> Callable[[], None]:
+            def run() -> None:
+                pieces.append(row.question.id)
+                work()
+
+            return run
+
+        return tuple(piece(work) for work in original(row))
+
+    screen.prepare_detail = recorded  # type: ignore[method-assign]
+    screen._prepared.clear()
+    return pieces
+
+
+@async_test
+async def test_the_preparation_waits_while_keys_come(sample: Dataset) -> None:
+    # Preparing between the keys of a burst makes them wait: a start within BURST_GAP of a key is put off.
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        pieces = recording_pieces(screen)
+        screen._key_handled_at = time.monotonic()  # a key was just handled
+        screen._start_preparing()
+        await pilot.pause()
+        assert pieces == [] and screen.preparing  # put off, not dropped
+        await prepared(pilot)
+        assert pieces  # once the keys paused
+
+
+@async_test
+async def test_nothing_is_prepared_while_new_results_are_computed(sample: Dataset) -> None:
+    # The panes are prepared afresh for the new results; pieces for the old ones would slow the worker down.
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        pieces = recording_pieces(screen)
+        app.session.evaluating = True
+        screen._start_preparing()
+        await pilot.pause(0.05)
+        assert pieces == [] and not screen.preparing
+        app.session.evaluating = False
+        screen._start_preparing()
+        await prepared(pilot)
+        assert pieces  # the same start prepares once nothing is computed
+
+
 @async_test
 async def test_without_preparation_a_step_builds_its_blocks(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
     # The counter sees the work the step would do: the test above is not vacuous.
@@ -209,7 +291,7 @@ async def test_a_panel_grows_ahead_and_keeps_the_room_until_the_next_text() -> N
         await pilot.pause()
         assert panel.styles.height.value == 5
         panel.show(Text("x" * 45))  # the reserved text's successor: no shrink below the room kept...
-        await pilot.pause(0.7)  # ...after the shrink delay it fits its own text again
+        await pilot.pause(fitted_panel.SHRINK_DELAY + 0.2)  # ...after the shrink delay it fits its own text again
         assert panel.styles.height.value == 3
         assert panel.reserve([Text("a")]) is False
 

@@ -24,6 +24,7 @@ from chunkscope.tui.session import (
     step_size,
     step_through,
     step_top_k,
+    steps_ahead,
 )
 
 FIXED_200 = make_config("fixed:size=200")
@@ -156,6 +157,27 @@ def test_step_through_wraps_and_skips(sample: Dataset) -> None:
     assert step_through(rows, None, 1, lambda r: r.failing) is rows[failing[0]]
     assert step_through(rows, None, -1, lambda r: r.failing) is rows[failing[-1]]
     assert step_through(rows, None, 1, lambda r: False) is None
+
+
+@pytest.mark.parametrize("step", [1, -1])
+def test_the_rows_ahead_are_what_repeated_presses_select(sample: Dataset, step: int) -> None:
+    session = evaluated(sample)
+    failing = [r.question.id for r in session.rows(False) if r.failing]
+    session.selected_id = failing[1]
+    ahead = [row.question.id for row in session.ahead("inspect", step, lambda r: r.failing, 4)]
+    pressed = []
+    for _ in range(4):
+        row = session.step_selection("inspect", step, lambda r: r.failing)
+        assert row is not None
+        pressed.append(row.question.id)
+    assert ahead == pressed
+    # Asked for more than there are: each other failing question once, never the selection.
+    session.selected_id = failing[1]
+    everything = [row.question.id for row in session.ahead("inspect", step, lambda r: r.failing, 10_000)]
+    assert sorted(everything) == sorted(failing[:1] + failing[2:])
+    rows = session.rows(False)
+    assert steps_ahead(rows, None, 1, lambda r: r.failing, 2) == tuple(r for r in rows if r.failing)[:2]
+    assert steps_ahead(rows, 0, 1, lambda r: False, 3) == ()
 
 
 def test_step_selection_moves_one_failing_question_per_call(sample: Dataset) -> None:

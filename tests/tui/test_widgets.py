@@ -688,6 +688,25 @@ def test_a_fitted_panel_grows_at_once_and_shrinks_after_a_pause(monkeypatch: pyt
     run(WidgetApp(panel, lambda widget: None), steps, size=(60, 20))
 
 
+def test_a_fitted_panel_holds_its_height_in_a_burst_and_grows_once_it_settles() -> None:
+    panel = FittedPanel(4)
+    long, short = Text("word " * 40), Text("one line")  # four lines and one at 60 wide
+
+    async def steps(pilot: Pilot[None]) -> None:
+        panel.show(short)
+        await pilot.pause()
+        assert panel.size.height == 1
+        panel.show(long, hold=True)  # keys still come: no layout of the screen for each of them
+        await pilot.pause()
+        assert panel.size.height == 1
+        assert "word" in panel.render_line(0).text  # the text shows, cut to the lines the panel has
+        panel.settle()  # the burst paused: the whole text, at once
+        await pilot.pause()
+        assert panel.size.height == 4
+
+    run(WidgetApp(panel, lambda widget: None), steps, size=(60, 20))
+
+
 def test_a_fitted_panel_kept_tall_in_a_burst_shrinks_once_it_settles(monkeypatch: pytest.MonkeyPatch) -> None:
     delay = 0.2
     monkeypatch.setattr(fitted_panel, "SHRINK_DELAY", delay)
@@ -697,7 +716,7 @@ def test_a_fitted_panel_kept_tall_in_a_burst_shrinks_once_it_settles(monkeypatch
     async def steps(pilot: Pilot[None]) -> None:
         panel.show(long)
         await pilot.pause()
-        panel.show(short, shrink=False)  # keys still come: the panel keeps its lines
+        panel.show(short, hold=True)  # keys still come: the panel keeps its lines
         await pilot.pause(delay * 2)
         assert panel.size.height == 4
         panel.settle()  # the burst paused

@@ -24,7 +24,7 @@ from chunkscope.tui.state.filters import MOVE_FILTERS, STATE_FILTERS, RowFilter,
 from chunkscope.tui.state.rows import QuestionRow, Status, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
-from chunkscope.tui.state.stepping import cycle, step_through
+from chunkscope.tui.state.stepping import cycle, step_through, steps_ahead
 
 __all__ = [
     "BUDGET_STEPS",
@@ -55,4 +55,5 @@ __all__ = [
     "step_size",
     "step_through",
     "step_top_k",
+    "steps_ahead",
 ]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections import deque
-from collections.abc import Callable, Sequence
+from collections import OrderedDict, deque
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from typing import ClassVar, Unpack
 
 from rich.text import Text
@@ -26,7 +26,7 @@ from chunkscope.model import Chunk
 from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.collector import collect_young
+from chunkscope.tui.collector import BETWEEN_PIECES, collect_young
 from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import ALL_QUESTIONS, GroupPicker
 from chunkscope.tui.screens.synced import SyncedScreen
@@ -59,10 +59,24 @@ PREPARE_AFTER = 0.05
 """Seconds after the detail panes are filled (and painted) before the likely next questions are prepared."""
 RESIZE_WAIT = 0.1
 """Seconds the preparation waits for the panes to report their new size after a panel grew for the next question."""
+READ_AHEAD = 64
+"""Questions prepared ahead of the selection the way the last key stepped, after the neighbours, while the user
+reads: a held key or fast taps, at any rate, go through these with prepared fills (about two seconds of key
+repeat). Past them a fill costs its full price until the keys pause and the preparation catches up: preparing
+between the keys of a burst was measured to make them wait. At 160x45 a question costs about 0.6 MiB of rows;
+the panes' caches are sized to hold them."""
+PREPARED_KEPT = READ_AHEAD + 16
+"""Questions remembered as prepared (older ones are prepared again: the panes' caches may have let them go)."""
 
 
 def _any_row(row: QuestionRow) -> bool:
     return True
+
+
+def _with_last(works: Sequence[Callable[[], None]]) -> Iterator[tuple[bool, Callable[[], None]]]:
+    """Each of ``works`` with whether it is the last."""
+    for index, work in enumerate(works):
+        yield index == len(works) - 1, work
 
 
 def waiting_text(session: Session) -> Text:
@@ -106,6 +120,11 @@ class SessionScreen(SyncedScreen):
         super().__init__(session, name=name, id=id)
         self._fill_costs: deque[float] = deque(maxlen=FILL_COSTS_KEPT)
         """How long the last fills of the detail panes took (seconds)."""
+        self._to_prepare: deque[tuple[str, Callable[[], None], bool]] = deque()
+        """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop:
+        (question id, work, whether it is the question's last piece)."""
+        self._prepared: OrderedDict[str, None] = OrderedDict()
+        """The questions prepared for ``_prepared_in``, most recent last (at most PREPARED_KEPT)."""
 
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
@@ -128,13 +147,15 @@ class SessionScreen(SyncedScreen):
     _detail_key: tuple[object, ...] | None = None
     """What the detail panes show (question and configurations): unchanged, they are not filled again."""
     filling_in_burst = False
-    """The detail panes are being filled while keys still come in a burst (their panel does not shrink)."""
+    """The detail panes are being filled while keys still come in a burst (their panels keep their height)."""
     refocus_document = False
     """The next fill scrolls the document to the gold (the panes were hidden when last filled)."""
     _prepare_timer: Timer | None = None
     """Starts preparing the likely next questions' detail once the panes are filled and painted."""
-    _to_prepare: tuple[Callable[[], None], ...] = ()
-    """The preparation work still to do, a few milliseconds each, one piece per turn of the message loop."""
+    _prepare_serial = 0
+    """Counts the chains of preparation pieces: a piece of a chain stopped or superseded does nothing."""
+    _prepared_in: Hashable = None
+    """What the questions in ``_prepared`` were prepared for (the results shown, the panes' sizes and looks)."""
     _preparing_again = False
     """A pane was resized: the preparation starts again after the next refresh."""
     _last_step: tuple[bool, int] | None = None
@@ -398,6 +419,7 @@ class SessionScreen(SyncedScreen):
         self.filling_in_burst = False
         for panel in self.query(FittedPanel):
             panel.settle()
+        self._prepare_soon()  # preparing between the keys of a burst was measured to make them wait
 
     @property
     def typical_fill_seconds(self) -> float:
@@ -433,12 +455,13 @@ class SessionScreen(SyncedScreen):
             self.refocus_document = False
             self._filled_at = time.monotonic()
             self._fill_costs.append(self._filled_at - started)
-            self._prepare_soon()
+            if not self.filling_in_burst:  # in a burst, once the keys pause (_burst_paused)
+                self._prepare_soon()
 
     # -- preparing the questions a key will most likely show next (while the user reads this one)
 
     def _prepare_soon(self) -> None:
-        """Prepare the neighbouring questions' detail once this one is painted, unless a key comes first."""
+        """Prepare the likely next questions' detail once this one is painted, unless a key comes first."""
         self._stop_preparing()
         self._prepare_timer = self.set_timer(PREPARE_AFTER, self._start_preparing)
 
@@ -460,10 +483,15 @@ class SessionScreen(SyncedScreen):
         if self._prepare_timer is not None:
             self._prepare_timer.stop()
             self._prepare_timer = None
-        self._to_prepare = ()
+        self._to_prepare.clear()
+        self._prepare_serial += 1
 
     def _start_preparing(self) -> None:
         self._prepare_timer = None
+        if time.monotonic() - self._key_handled_at < BURST_GAP:
+            # Keys are coming (a layout at a burst's start reports resized panes): prepare once they pause.
+            self._prepare_soon()
+            return
         self._preparing_again = False
         collect_young()  # no key waits: the garbage of the last steps goes now, not in the next
         likely = self._likely_next()
@@ -474,9 +502,9 @@ class SessionScreen(SyncedScreen):
             return
         rows = self.session.neighbours(self.VIEW, self.wanted_for_next)
         if likely is not None:  # the question the same key shows first: keys may come before the rest is done
-            rows = (likely, *(row for row in rows if row.question.id != likely.question.id))
-        self._to_prepare = tuple(work for row in rows for work in self.prepare_detail(row))
-        self._prepare_next()
+            rows = (likely, *rows)
+        self._queue_preparation((*rows, *self._rows_ahead()))
+        self._prepare_next(self._prepare_serial)
 
     def _likely_next(self) -> QuestionRow | None:
         """The row the same key as the last one would select: the user steps on the way they stepped."""
@@ -485,15 +513,58 @@ class SessionScreen(SyncedScreen):
         to_wanted, step = self._last_step
         return self.session.step_target(self.VIEW, step, self.wanted_for_next if to_wanted else _any_row)
 
-    def _prepare_next(self) -> None:
-        """One piece of the preparation, then the next after whatever the message queue holds (keys first)."""
-        if not self._to_prepare or not self.is_mounted:
-            self._to_prepare = ()
+    def _rows_ahead(self) -> tuple[QuestionRow, ...]:
+        """The READ_AHEAD rows the last key, pressed again and again, would select (``n`` before any step)."""
+        to_wanted, step = self._last_step if self._last_step is not None else (True, 1)
+        return self.session.ahead(self.VIEW, step, self.wanted_for_next if to_wanted else _any_row, READ_AHEAD)
+
+    def _queue_preparation(self, rows: Iterable[QuestionRow]) -> None:
+        """Queue the pieces that prepare ``rows`` in turn, leaving out the rows already prepared (for what the
+        panes show now: other results, sizes or looks start afresh)."""
+        context = self._preparation_context()
+        if context != self._prepared_in:
+            self._prepared_in = context
+            self._prepared.clear()
+        queued: set[str] = set()
+        for row in rows:
+            question_id = row.question.id
+            if question_id in self._prepared or question_id in queued:
+                continue
+            queued.add(question_id)
+            works = self.prepare_detail(row)
+            self._to_prepare.extend((question_id, work, last) for last, work in _with_last(works))
+
+    def _preparation_context(self) -> Hashable:
+        """What prepared detail depends on besides its question: the results shown, the panes' sizes and looks."""
+        shown = tuple(id(slot.shown) for slot in self.session.slots())
+        return shown, tuple(pane.prepared_for for pane in self.query(QuietScrollView))
+
+    def _prepare_next(self, serial: int) -> None:
+        """One piece of the preparation, then the next after the keys typed meanwhile.
+
+        The next piece goes through the app's message queue, where the keys arrive, not through this screen's:
+        the screen's loop takes its queued callbacks one after another without letting the app's task run, so
+        a chain of pieces there would hold the keys back.
+        """
+        if serial != self._prepare_serial or not self.is_mounted:
             return
-        work, self._to_prepare = self._to_prepare[0], self._to_prepare[1:]
+        if self.session.evaluating:
+            # New results are coming, and the panes are prepared afresh for them; meanwhile the pieces would
+            # only take the interpreter from the worker computing them.
+            self._to_prepare.clear()
+            return
+        if not self._to_prepare:
+            return
+        question_id, work, last = self._to_prepare.popleft()
         work()
+        if last:
+            self._prepared[question_id] = None
+            self._prepared.move_to_end(question_id)
+            if len(self._prepared) > PREPARED_KEPT:
+                self._prepared.popitem(last=False)
+        collect_young(BETWEEN_PIECES)
         if self._to_prepare:
-            self.call_later(self._prepare_next)
+            self.app.call_later(self._prepare_next, serial)
 
     def where_text(self) -> str:
         """``q39 · 12th of 12`` (and the chunk under the ranked chunks' cursor), for the status line."""

@@ -158,7 +158,7 @@ class CompareScreen(SessionScreen):
         if key == self._detail_key:
             return
         self._detail_key = key
-        panel.show(compare_question_text(row, a.shown, b.shown), shrink=not self.filling_in_burst)
+        panel.show(compare_question_text(row, a.shown, b.shown), hold=self.filling_in_burst)
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
         for side, shown in sides:

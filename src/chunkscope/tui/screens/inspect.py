@@ -125,7 +125,7 @@ class InspectScreen(SessionScreen):
         config = shown.config
         # the shown result, not row.result: a row highlighted before new results came in is from the old ones
         result = shown.questions[row.index]
-        question_panel.show(question_line(row, config), shrink=not self.filling_in_burst)
+        question_panel.show(question_line(row, config), hold=self.filling_in_burst)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 

@@ -23,7 +23,7 @@ from chunkscope.tui.state.export_paths import is_input_path
 from chunkscope.tui.state.filters import FilterChanges, ListOrder, RowFilter, ViewName, ViewState, ordered
 from chunkscope.tui.state.rows import QuestionRow, build_rows
 from chunkscope.tui.state.slots import Side, Slot
-from chunkscope.tui.state.stepping import step_through
+from chunkscope.tui.state.stepping import step_through, steps_ahead
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +255,13 @@ class Session:
     def step_target(self, view: ViewName, step: int, wanted: Callable[[QuestionRow], bool]) -> QuestionRow | None:
         """The row :meth:`step_selection` would select (the selection does not move)."""
         return step_through(self._listing(view).rows, self.position(view, self.selected_id), step, wanted)
+
+    def ahead(
+        self, view: ViewName, step: int, wanted: Callable[[QuestionRow], bool], count: int
+    ) -> tuple[QuestionRow, ...]:
+        """The rows ``count`` presses of the same step select in turn from the selection (nearest first)."""
+        listing = self._listing(view)
+        return steps_ahead(listing.rows, self.position(view, self.selected_id), step, wanted, count)
 
     def neighbours(self, view: ViewName, wanted: Callable[[QuestionRow], bool]) -> tuple[QuestionRow, ...]:
         """The rows the next key most likely selects, likeliest first: the next row ``wanted`` accepts (``n``),

@@ -27,3 +27,23 @@ def step_through(
         if wanted(row):
             return row
     return None
+
+
+def steps_ahead(
+    rows: Sequence[QuestionRow], current: int | None, step: int, wanted: Callable[[QuestionRow], bool], count: int
+) -> tuple[QuestionRow, ...]:
+    """The rows ``count`` presses of the same step select in turn from position ``current`` (as repeated
+    :func:`step_through` would), each once: fewer when ``wanted`` accepts fewer, never the row at ``current``."""
+    ahead: list[QuestionRow] = []
+    if not rows or count <= 0:
+        return ()
+    start = current if current is not None else (-1 if step > 0 else 0)
+    for offset in range(1, len(rows) + 1):
+        index = (start + step * offset) % len(rows)
+        if index == current:
+            break
+        if wanted(rows[index]):
+            ahead.append(rows[index])
+            if len(ahead) == count:
+                break
+    return tuple(ahead)

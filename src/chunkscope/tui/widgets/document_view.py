@@ -234,9 +234,10 @@ class DocumentView(QuietScrollView, can_focus=True):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._state: _RenderState | None = None
-        self._states: LRUCache[Hashable, _RenderState] = LRUCache(16)
-        self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(8)
-        self._lines: LRUCache[Hashable, Strip] = LRUCache(2048)
+        # Sized for the questions the screen prepares ahead (about 80, a screen of lines each, in a few documents).
+        self._states: LRUCache[Hashable, _RenderState] = LRUCache(96)
+        self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(32)
+        self._lines: LRUCache[Hashable, Strip] = LRUCache(4096)
         self._styles = ComponentStyles(self, "document-view")
         self._quiet_scrolls = 0
         self._pending_focus: int | None = None
@@ -515,6 +516,11 @@ class DocumentView(QuietScrollView, can_focus=True):
         """Drop cached lines when the look changed (theme, CSS), not on every restyle."""
         if self._styles.check():
             self._lines.clear()
+
+    @property
+    def prepared_for(self) -> Hashable:
+        self._check_styles()
+        return (self.size, self._styles.generation)
 
     def _code_style(self, code: int) -> Style:
         return self._styles.cached(("code", code), lambda: self._build_code_style(code))

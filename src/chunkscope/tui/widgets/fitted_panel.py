@@ -9,8 +9,9 @@ from textual import events
 from textual.timer import Timer
 from textual.widgets import Static
 
-SHRINK_DELAY = 0.5
-"""Seconds after the last text shown that a taller panel than its text needs shrinks (a layout of the screen)."""
+SHRINK_DELAY = 1.0
+"""Seconds after the last text shown that a taller panel than its text needs shrinks (a layout of the screen).
+Longer than the usual key-repeat delay (0.5 to 0.66 s): a held key's repeats must not start with a layout."""
 
 
 LINE_COUNTS_KEPT = 256
@@ -35,19 +36,28 @@ class FittedPanel(Static):
         """Lines kept for the texts the next keys most likely show (:meth:`reserve`)."""
         self._line_counts: dict[tuple[str, int], int] = {}
 
-    def show(self, text: Text, shrink: bool = True) -> None:
-        """Show ``text``; ``shrink`` False (keys in a burst) keeps a taller panel as it is, a blank line at the
-        end, until the next fit that may shrink. A panel that grows does so at once (the text is never cut);
-        one that shrinks does so ``SHRINK_DELAY`` after the last text shown, so stepping through questions of
-        different lengths lays the screen out only when a question needs more lines than shown."""
+    def show(self, text: Text, hold: bool = False) -> None:
+        """Show ``text``. A panel that grows does so at once (the text is never cut); one that shrinks does so
+        ``SHRINK_DELAY`` after the last text shown, so stepping through questions of different lengths lays
+        the screen out only when a question needs more lines than shown.
+
+        ``hold`` (keys in a burst): keep the height as it is, neither growing nor shrinking, until
+        :meth:`settle`. Each change of height lays the whole screen out, which costs more than the time
+        between repeated keys; the few frames of a burst may cut a taller text, the pause shows it whole.
+        """
         self._text = text
         self._reserved = 0
         self.update(text, layout=False)
-        self._fit(shrink, at_once=False)
+        if not hold:
+            self._fit(at_once=False)
+        elif self._shrink_timer is not None:  # a shrink due from before the burst waits for it to end
+            self._shrink_timer.stop()
+            self._shrink_timer = None
 
     def settle(self) -> None:
-        """The keys of a burst stopped: a panel kept taller than its text shrinks ``SHRINK_DELAY`` from now."""
-        self._fit(shrink=True, at_once=False)
+        """The keys of a burst stopped: the panel fits its text, growing at once or shrinking ``SHRINK_DELAY``
+        from now."""
+        self._fit(at_once=False)
 
     def reserve(self, texts: Sequence[Text]) -> bool:
         """Grow now, while the user reads, to fit the tallest of ``texts`` (the texts the next keys most likely
@@ -64,9 +74,9 @@ class FittedPanel(Static):
         return False
 
     def on_resize(self, event: events.Resize) -> None:
-        self._fit(shrink=True, at_once=True)
+        self._fit(at_once=True)
 
-    def _fit(self, shrink: bool, at_once: bool) -> None:
+    def _fit(self, at_once: bool) -> None:
         width = self.content_size.width
         if width <= 0:
             return  # fitted when it gets a width (on_resize)
@@ -75,9 +85,9 @@ class FittedPanel(Static):
         if self._shrink_timer is not None:
             self._shrink_timer.stop()
             self._shrink_timer = None
-        if current is None or height > current or (shrink and at_once and height < current):
+        if current is None or height > current or (at_once and height < current):
             self.styles.height = height
-        elif shrink and height < current:
+        elif height < current:
             self._shrink_timer = self.set_timer(SHRINK_DELAY, self._shrink)
 
     def _lines_of(self, text: Text, width: int) -> int:
@@ -98,4 +108,4 @@ class FittedPanel(Static):
 
     def _shrink(self) -> None:
         self._shrink_timer = None
-        self._fit(shrink=True, at_once=True)
+        self._fit(at_once=True)

@@ -14,7 +14,7 @@ row up: the finished row of a content strip painted before is reused wherever it
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Self
 
 from rich.color import Color
@@ -102,8 +102,9 @@ class ReusingStylesCache(StylesCache):
     styles): those are compared once per paint, and the rows kept while they stay the same.
     """
 
-    KEPT = 1024
-    """Finished rows kept (a few screens of rows, some prepared ahead); the least recently used go first."""
+    KEPT = 4096
+    """Finished rows kept (a few screens of rows, and those of the questions the screen prepares ahead, at
+    about 45 rows a question); the least recently used go first."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -264,6 +265,11 @@ class QuietScrollView(ScrollView):
     def _on_resize(self, event: events.Resize) -> None:
         # Textual calls this besides a subclass's own on_resize (one handler per class of the MRO).
         self.post_message(self.Resized())
+
+    @property
+    def prepared_for(self) -> Hashable:
+        """What rows prepared ahead depend on besides what they show: when it changes they are prepared again."""
+        return self.size
 
     def finish_rows_ahead(self, rows: Iterable[Strip]) -> None:
         """Style content rows a later paint most likely shows now (see :meth:`ReusingStylesCache.finish_ahead`)."""

@@ -43,10 +43,11 @@ from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 BUILD_MARGIN = 4
 """Rows built below the visible ones, so a short scroll finds them ready."""
-ROWS_KEPT = 2048
-"""Rows with their cursor column kept (a few questions' screens); the least recently used go first."""
-BLOCKS_KEPT = 512
-"""Hit blocks kept (about 25 questions of 20 hits)."""
+ROWS_KEPT = 4096
+"""Rows with their cursor column kept (the screens of the questions prepared ahead, at about 45 rows each);
+the least recently used go first."""
+BLOCKS_KEPT = 2048
+"""Hit blocks kept: the first screen's blocks of the questions prepared ahead (about 80 at ten to twenty each)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,6 +275,11 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         if self._styles.check():
             self._blocks.clear()
             self._built_for = None
+
+    @property
+    def prepared_for(self) -> Hashable:
+        self._check_styles()
+        return (self.size, self._styles.generation, self.lines_per_hit)
 
     # ----------------------------------------------------------------- layout
 
