@@ -16,7 +16,7 @@ the numpy one (``CHUNKSCOPE_BACKEND=numpy``). Its compiled path's one-off start-
 (importing numba and loading the cached machine code) is measured in a fresh process.
 
 The process runs with glibc's mmap and trim thresholds as chunkscope's commands set them at start
-(``chunkscope.cli.allocator``), for every library alike: the numpy paths' scratch arrays of a few MB
+(``chunkscope.allocator``), for every library alike: the numpy paths' scratch arrays of a few MB
 are then reused from the heap instead of mapped and zeroed anew for each batch of queries.
 ``--default-allocator`` measures with glibc's own thresholds.
 
@@ -46,8 +46,8 @@ import itertools
 
 from scale_corpus import REPO, load_jsquad, replicated, utf8_megabytes
 
+from chunkscope.allocator import tune_allocator
 from chunkscope.chunkers import chunk_corpus, parse_chunker
-from chunkscope.cli.allocator import tune_allocator
 from chunkscope.io.dataset import Dataset
 from chunkscope.retrievers.base import build_index
 from chunkscope.retrievers.bm25 import BM25, BM25Index

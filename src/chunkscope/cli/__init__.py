@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from chunkscope import __version__
+from chunkscope.allocator import tune_allocator
 from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
@@ -25,7 +26,6 @@ from chunkscope.cli import (
     sweep_cmd,
     whatif_cmd,
 )
-from chunkscope.cli.allocator import tune_allocator
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
 from chunkscope.errors import ChunkscopeError

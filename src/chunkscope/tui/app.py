@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
+from chunkscope.allocator import release_free_memory
 from chunkscope.analysis.compare import compare
 from chunkscope.analysis.fragility import fragility, neighbours
 from chunkscope.pipeline.evaluate import EvaluationCancelled
@@ -396,6 +397,7 @@ class ChunkscopeApp(App[None]):
         # Results and their rows live as long as the app (they are cached). Freezing them keeps every
         # full collection from re-scanning them: on JSQuAD such scans paused key handling for ~100 ms.
         gc.freeze()
+        release_free_memory()  # the worker's heap keeps what the evaluation freed
 
     def on_comparison_ready(self, message: messages.ComparisonReady) -> None:
         self.session.store_comparison(message.comparison)

@@ -154,7 +154,7 @@ class SessionScreen(SyncedScreen):
     """Starts preparing the likely next questions' detail once the panes are filled and painted."""
     _prepare_serial = 0
     """Counts the chains of preparation pieces: a piece of a chain stopped or superseded does nothing."""
-    _prepared_in: Hashable = None
+    _prepared_in: tuple[Hashable, Hashable] | None = None
     """What the questions in ``_prepared`` were prepared for (the results shown, the panes' sizes and looks)."""
     _preparing_again = False
     """A pane was resized: the preparation starts again after the next refresh."""
@@ -523,6 +523,10 @@ class SessionScreen(SyncedScreen):
         panes show now: other results, sizes or looks start afresh)."""
         context = self._preparation_context()
         if context != self._prepared_in:
+            if self._prepared_in is None or self._prepared_in[0] != context[0]:
+                # Other results: what was kept for the last ones (up to READ_AHEAD questions of rows) goes.
+                for pane in self.query(QuietScrollView):
+                    pane.forget_rows()
             self._prepared_in = context
             self._prepared.clear()
         queued: set[str] = set()
@@ -534,7 +538,7 @@ class SessionScreen(SyncedScreen):
             works = self.prepare_detail(row)
             self._to_prepare.extend((question_id, work, last) for last, work in _with_last(works))
 
-    def _preparation_context(self) -> Hashable:
+    def _preparation_context(self) -> tuple[Hashable, Hashable]:
         """What prepared detail depends on besides its question: the results shown, the panes' sizes and looks."""
         shown = tuple(id(slot.shown) for slot in self.session.slots())
         return shown, tuple(pane.prepared_for for pane in self.query(QuietScrollView))

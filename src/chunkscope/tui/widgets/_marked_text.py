@@ -152,7 +152,8 @@ def extra_cells(
     only the offsets whose glyphs differ are measured.
     """
     if base is None:
-        extra = np.zeros(end - start + 1, dtype=np.int64)
+        # A few cells each: int32 halves the largest array a prepared question keeps.
+        extra = np.zeros(end - start + 1, dtype=np.int32)
         changed: Iterable[int] = glyphs.keys()
     else:
         base_glyphs, base_extra = base

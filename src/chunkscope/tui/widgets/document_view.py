@@ -26,6 +26,7 @@ article's paragraphs without a separator).
 from __future__ import annotations
 
 import bisect
+from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from itertools import count
@@ -188,6 +189,41 @@ def rank_column_cells(result: QuestionResult | None) -> int:
     return 3 + len(str(deepest)) if deepest else 0
 
 
+STATES_KEPT = 96
+"""Render states kept at most (one per question shown or prepared ahead)."""
+STATE_CHARACTERS_KEPT = 4_000_000
+"""Characters of document the kept render states may span together: each holds arrays over its whole document
+(about 12 bytes a character), so many states are kept for short documents and few for long ones (48 MiB)."""
+
+
+class _KeptStates:
+    """The render states last used, at most STATES_KEPT spanning at most STATE_CHARACTERS_KEPT characters
+    together (the last one used is always kept)."""
+
+    def __init__(self) -> None:
+        self._states: OrderedDict[Hashable, _RenderState] = OrderedDict()
+        self._characters = 0
+
+    def get(self, key: Hashable) -> _RenderState | None:
+        state = self._states.get(key)
+        if state is not None:
+            self._states.move_to_end(key)
+        return state
+
+    def set(self, key: Hashable, state: _RenderState) -> None:
+        previous = self._states.pop(key, None)
+        if previous is not None:
+            self._characters -= len(previous.layer.document.text)
+        self._states[key] = state
+        self._characters += len(state.layer.document.text)
+        while len(self._states) > 1 and (len(self._states) > STATES_KEPT or self._characters > STATE_CHARACTERS_KEPT):
+            _, dropped = self._states.popitem(last=False)
+            self._characters -= len(dropped.layer.document.text)
+
+    def __len__(self) -> int:
+        return len(self._states)
+
+
 class DocumentView(QuietScrollView, can_focus=True):
     """Scrollable view of one document showing chunk boundaries, gold spans, cuts and ranks."""
 
@@ -235,7 +271,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
         self._state: _RenderState | None = None
         # Sized for the questions the screen prepares ahead (about 80, a screen of lines each, in a few documents).
-        self._states: LRUCache[Hashable, _RenderState] = LRUCache(96)
+        self._states = _KeptStates()
         self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(32)
         self._lines: LRUCache[Hashable, Strip] = LRUCache(4096)
         self._styles = ComponentStyles(self, "document-view")
@@ -516,6 +552,12 @@ class DocumentView(QuietScrollView, can_focus=True):
         """Drop cached lines when the look changed (theme, CSS), not on every restyle."""
         if self._styles.check():
             self._lines.clear()
+
+    def forget_rows(self) -> None:
+        super().forget_rows()
+        self._states = _KeptStates()
+        self._layers.clear()
+        self._lines.clear()
 
     @property
     def prepared_for(self) -> Hashable:

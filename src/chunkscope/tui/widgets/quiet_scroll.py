@@ -214,6 +214,10 @@ class ReusingStylesCache(StylesCache):
         if len(self._finished) > self.KEPT:
             self._finished.popitem(last=False)  # the row used longest ago (a prepared one was just added)
 
+    def forget(self) -> None:
+        """Drop every finished row kept."""
+        self._finished.clear()
+
     def finish_ahead(self, contents: Iterable[Strip], cuts: Sequence[int] | None = None) -> None:
         """Finish content strips a later paint most likely shows (rows prepared while the user reads), as the
         last paint finished its content rows, colour filters included, and divided at ``cuts`` (where the
@@ -270,6 +274,12 @@ class QuietScrollView(ScrollView):
     def prepared_for(self) -> Hashable:
         """What rows prepared ahead depend on besides what they show: when it changes they are prepared again."""
         return self.size
+
+    def forget_rows(self) -> None:
+        """Drop the rows kept for reuse (other results are shown now: theirs would only take memory)."""
+        cache = self._styles_cache
+        if isinstance(cache, ReusingStylesCache):
+            cache.forget()
 
     def finish_rows_ahead(self, rows: Iterable[Strip]) -> None:
         """Style content rows a later paint most likely shows now (see :meth:`ReusingStylesCache.finish_ahead`)."""

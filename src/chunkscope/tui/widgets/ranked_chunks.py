@@ -46,8 +46,8 @@ BUILD_MARGIN = 4
 ROWS_KEPT = 4096
 """Rows with their cursor column kept (the screens of the questions prepared ahead, at about 45 rows each);
 the least recently used go first."""
-BLOCKS_KEPT = 2048
-"""Hit blocks kept: the first screen's blocks of the questions prepared ahead (about 80 at ten to twenty each)."""
+BLOCKS_KEPT = 1024
+"""Hit blocks kept: the first screen's blocks of the questions prepared ahead (about 80 at ten or so each)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +275,11 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         if self._styles.check():
             self._blocks.clear()
             self._built_for = None
+
+    def forget_rows(self) -> None:
+        super().forget_rows()
+        self._blocks.clear()
+        self._rows.clear()
 
     @property
     def prepared_for(self) -> Hashable:
