@@ -151,6 +151,23 @@ async def test_a_held_key_finds_the_questions_ahead_prepared(
         assert built == []
 
 
+@async_test
+async def test_only_a_stepping_key_is_read_ahead(sample: Dataset) -> None:
+    # Before any step (as after a jump) the neighbours alone are prepared; after n, the failing questions ahead too.
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        neighbours = {row.question.id for row in app.session.neighbours("inspect", screen.wanted_for_next)}
+        assert set(screen._prepared) <= neighbours
+        await pilot.press("n")
+        await prepared(pilot)
+        ahead = app.session.ahead("inspect", 1, screen.wanted_for_next, 64)
+        assert len(ahead) > len(neighbours)
+        assert {row.question.id for row in ahead} <= set(screen._prepared)
+
+
 def recording_pieces(screen: SessionScreen) -> list[str]:
     """Record the question of each preparation piece ``screen`` runs from now on (nothing counts as prepared)."""
     pieces: list[str] = []

@@ -60,11 +60,11 @@ PREPARE_AFTER = 0.05
 RESIZE_WAIT = 0.1
 """Seconds the preparation waits for the panes to report their new size after a panel grew for the next question."""
 READ_AHEAD = 64
-"""Questions prepared ahead of the selection the way the last key stepped, after the neighbours, while the user
-reads: a held key or fast taps, at any rate, go through these with prepared fills (about two seconds of key
-repeat). Past them a fill costs its full price until the keys pause and the preparation catches up: preparing
-between the keys of a burst was measured to make them wait. At 160x45 a question costs about 0.6 MiB of rows;
-the panes' caches are sized to hold them."""
+"""Questions prepared ahead of the selection the way the last key stepped (n, N or an arrow), after the neighbours,
+while the user reads: a held key or fast taps, at any rate, go through these with prepared fills (about two
+seconds of key repeat). Past them a fill costs its full price until the keys pause and the preparation catches
+up: preparing between the keys of a burst was measured to make them wait. At 160x45 a question costs about 0.9 MB
+of Python objects; the panes' caches are sized to hold them."""
 PREPARED_KEPT = READ_AHEAD + 16
 """Questions remembered as prepared (older ones are prepared again: the panes' caches may have let them go)."""
 
@@ -198,20 +198,17 @@ class SessionScreen(SyncedScreen):
 
     def panes_preparation(
         self, ranked: RankedChunksView, document_view: DocumentView, row: QuestionRow, shown: ConfigResult
-    ) -> tuple[Callable[[], None], Callable[[], None]]:
+    ) -> tuple[Callable[[], None], ...]:
         """Preparing one side's panes (ranked chunks, document) to show ``row`` under ``shown``'s configuration."""
         session, config, question = self.session, shown.config, row.question
         result = shown.questions[row.index]  # the shown result, as show_detail takes it
-
-        def prepare_ranked() -> None:
-            ranked.prepare(question, result, config, session.dataset.corpus)
 
         def prepare_document() -> None:
             doc_id = question.gold_spans[0].doc
             chunks = session.document_chunks(config, doc_id)
             document_view.prepare(session.dataset.corpus.by_id[doc_id], chunks, result, question)
 
-        return prepare_ranked, prepare_document
+        return (*ranked.preparation(question, result, config, session.dataset.corpus), prepare_document)
 
     def reserve_panels(self, rows: Sequence[QuestionRow]) -> bool:
         """Let the detail's panels grow now to fit ``rows`` (the question the same key would show next), so
@@ -514,8 +511,12 @@ class SessionScreen(SyncedScreen):
         return self.session.step_target(self.VIEW, step, self.wanted_for_next if to_wanted else _any_row)
 
     def _rows_ahead(self) -> tuple[QuestionRow, ...]:
-        """The READ_AHEAD rows the last key, pressed again and again, would select (``n`` before any step)."""
-        to_wanted, step = self._last_step if self._last_step is not None else (True, 1)
+        """The READ_AHEAD rows the last key, pressed again and again, would select. None after a jump (a search,
+        a click, a page): nobody holds a key that did not step, and preparing 64 questions after every jump
+        would keep the interpreter busy for half a second each time."""
+        if self._last_step is None:
+            return ()
+        to_wanted, step = self._last_step
         return self.session.ahead(self.VIEW, step, self.wanted_for_next if to_wanted else _any_row, READ_AHEAD)
 
     def _queue_preparation(self, rows: Iterable[QuestionRow]) -> None:

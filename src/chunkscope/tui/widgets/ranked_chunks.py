@@ -15,7 +15,7 @@ The widget only lays rows out and moves the cursor: delivery facts come from
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -171,6 +171,22 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         """Build the hit blocks that showing ``result`` would put on the first screen, into the block cache:
         showing it later lays out cached rows only (the screen prepares the questions a key most likely
         shows next while the user reads this one)."""
+        for piece in self.preparation(question, result, config, corpus):
+            piece()
+
+    def preparation(
+        self, question: Question, result: QuestionResult, config: Config, corpus: Corpus
+    ) -> tuple[Callable[[], None], ...]:
+        """:meth:`prepare` in pieces of a hit block each (the last one styles the rows), so a key typed meanwhile
+        waits for one block, not a screen of them. The pieces past a full screen do nothing."""
+        steps = self._preparing(question, result, config, corpus)
+
+        def piece() -> None:
+            next(steps, None)
+
+        return (piece,) * (min(len(result.ranked), config.depth) + 1)
+
+    def _preparing(self, question: Question, result: QuestionResult, config: Config, corpus: Corpus) -> Iterator[None]:
         self._check_styles()
         width = self._width()
         if width <= 0:
@@ -186,6 +202,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
                 break
             block = self._block_of(question, result, corpus, config, hit, statuses[hit.rank], tokens, width)
             rows += [self._row_strip(strip, index == 0, width) for strip in block]  # the cursor starts on the first
+            yield
         self.finish_rows_ahead(rows)
 
     def clear(self) -> None:
