@@ -6,8 +6,9 @@ same frame, byte for byte, whether its rows were built, styled and laid out ahea
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -45,6 +46,17 @@ async def prepared(pilot: Pilot[None]) -> None:
             return
         await pilot.pause(0.01 if quiet == 0 else None)
     raise AssertionError("the preparation did not finish within 5 s")
+
+
+@contextlib.asynccontextmanager
+async def prepared_inspector(dataset: Dataset) -> AsyncIterator[tuple[ChunkscopeApp, Pilot[None], SessionScreen]]:
+    """The app on ``dataset`` at SIZE, settled and prepared: the app, its pilot and its screen."""
+    app = make_app(dataset)
+    async with app.run_test(size=SIZE) as pilot:
+        await prepared(pilot)
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        yield app, pilot, screen
 
 
 async def frames(app: ChunkscopeApp, keys: tuple[str, ...]) -> list[str]:
@@ -135,14 +147,10 @@ async def test_a_held_key_finds_the_questions_ahead_prepared(
     # way that key steps), then the repeats in a burst. Not one of them builds a hit block at its fill. With the
     # neighbours alone prepared (one question each way) the second repeat would build its own.
     built = counting_blocks(monkeypatch)
-    app = make_app(sample)
-    async with app.run_test(size=SIZE) as pilot:
-        await prepared(pilot)
+    async with prepared_inspector(sample) as (app, pilot, screen):
         await pilot.press(key)
         await prepared(pilot)
         built.clear()
-        screen = app.screen
-        assert isinstance(screen, SessionScreen)
         wanted = screen.wanted_for_next if key in ("n", "N") else (lambda row: True)
         ahead = app.session.ahead("inspect", -1 if key == "N" else 1, wanted, 12)
         await pilot.press(*[key] * len(ahead))
@@ -154,11 +162,7 @@ async def test_a_held_key_finds_the_questions_ahead_prepared(
 @async_test
 async def test_only_a_stepping_key_is_read_ahead(sample: Dataset) -> None:
     # Before any step (as after a jump) the neighbours alone are prepared; after n, the failing questions ahead too.
-    app = make_app(sample)
-    async with app.run_test(size=SIZE) as pilot:
-        await prepared(pilot)
-        screen = app.screen
-        assert isinstance(screen, SessionScreen)
+    async with prepared_inspector(sample) as (app, pilot, screen):
         neighbours = {row.question.id for row in app.session.neighbours("inspect", screen.wanted_for_next)}
         assert set(screen._prepared) <= neighbours
         await pilot.press("n")
@@ -191,11 +195,7 @@ def recording_pieces(screen: SessionScreen) -> list[str]:
 @async_test
 async def test_the_preparation_waits_while_keys_come(sample: Dataset) -> None:
     # Preparing between the keys of a burst makes them wait: a start within BURST_GAP of a key is put off.
-    app = make_app(sample)
-    async with app.run_test(size=SIZE) as pilot:
-        await prepared(pilot)
-        screen = app.screen
-        assert isinstance(screen, SessionScreen)
+    async with prepared_inspector(sample) as (_app, pilot, screen):
         pieces = recording_pieces(screen)
         screen._key_handled_at = time.monotonic()  # a key was just handled
         screen._start_preparing()
@@ -208,11 +208,7 @@ async def test_the_preparation_waits_while_keys_come(sample: Dataset) -> None:
 @async_test
 async def test_nothing_is_prepared_while_new_results_are_computed(sample: Dataset) -> None:
     # The panes are prepared afresh for the new results; pieces for the old ones would slow the worker down.
-    app = make_app(sample)
-    async with app.run_test(size=SIZE) as pilot:
-        await prepared(pilot)
-        screen = app.screen
-        assert isinstance(screen, SessionScreen)
+    async with prepared_inspector(sample) as (app, pilot, screen):
         pieces = recording_pieces(screen)
         app.session.evaluating = True
         screen._start_preparing()

@@ -220,6 +220,10 @@ class _KeptStates:
             _, dropped = self._states.popitem(last=False)
             self._characters -= len(dropped.layer.document.text)
 
+    def clear(self) -> None:
+        self._states.clear()
+        self._characters = 0
+
     def __len__(self) -> int:
         return len(self._states)
 
@@ -555,7 +559,7 @@ class DocumentView(QuietScrollView, can_focus=True):
 
     def forget_rows(self) -> None:
         super().forget_rows()
-        self._states = _KeptStates()
+        self._states.clear()
         self._layers.clear()
         self._lines.clear()
 
