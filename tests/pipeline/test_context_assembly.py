@@ -114,6 +114,17 @@ def test_truncate_sends_nothing_when_not_even_the_prefix_fits() -> None:
     assert delivery.skipped_ranks == (2, 3)
 
 
+def test_truncate_never_sends_a_prefix_alone() -> None:
+    # 6 characters left after A: exactly the 6-character prefix, no body character. By hand: A costs 40,
+    # budget 46 leaves 6; 6 - len("Sec > ") = 0 body characters, so rank 2 is skipped and delivery ends.
+    delivery = assemble(ranked(A, PREFIXED, E), top_k=3, budget=46, overflow="truncate")
+    assert [d.rank for d in delivery.delivered] == [1]
+    assert delivery.skipped_ranks == (2, 3)
+    assert sum(d.sent_chars for d in delivery.delivered) == 40
+    # One more character of budget sends the prefix and one body character [25,26).
+    assert shape(assemble(ranked(A, PREFIXED), top_k=2, budget=47, overflow="truncate"))[1] == (2, "e", 25, 26, 7, 0)
+
+
 def test_prefix_counts_in_the_cost_and_sent_chars_but_not_in_duplicates() -> None:
     delivery = assemble(ranked(PREFIXED, chunk(30, 40, doc="e")), top_k=2, budget=None, overflow="stop")
     # PREFIXED sends 6 + 20 = 26; the second chunk repeats body positions 30..39 of "e": 10.

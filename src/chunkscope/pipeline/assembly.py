@@ -48,7 +48,8 @@ def assemble(
     :mod:`chunkscope.pipeline.cost`). With a budget, the first unit that does not fit is
     handled by ``overflow``: ``stop`` ends delivery, ``skip`` passes over it and
     tries the next, ``truncate`` sends the prefix and as much of the body as fits
-    (nothing when not even the prefix fits) and ends delivery.
+    (nothing, the hit then skipped, when not one body character fits: a prefix is never
+    sent alone) and ends delivery.
     """
     window = [(hit.rank, hit.delivered_unit) for hit in ranked[:top_k]]
     return assemble_units(window, len(window) >= top_k, budget, overflow, measure)
