@@ -69,10 +69,7 @@ def test_eval_help_loads_no_textual() -> None:
     code = (
         "import json, sys\n"
         "from chunkscope.cli import main\n"
-        "try:\n"
-        "    main(['eval', '--help'])\n"
-        "except SystemExit as exit:\n"
-        "    code = exit.code\n"
+        "code = main(['eval', '--help'])\n"
         "print(json.dumps([code, 'textual' in sys.modules]), file=sys.stderr)\n"
     )
     process = run_python(code)

@@ -54,7 +54,7 @@ question is ``OK``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -238,11 +238,19 @@ def diagnose(result: ConfigResult) -> Diagnosis:
     return Diagnosis(result.config, causes, MappingProxyType(counts))
 
 
-def failure_detail(result: QuestionResult, config: Config, cause: FailureCause | None = None) -> str:
+def failure_detail(
+    result: QuestionResult,
+    config: Config,
+    cause: FailureCause | None = None,
+    offset: Callable[[str, int], int] | None = None,
+) -> str:
     """One line saying why the question got its label (``cause``, computed when None), naming cuts and ranks;
-    a failing question delivered in pieces says so and names the delivered chunks holding the pieces."""
+    a failing question delivered in pieces says so and names the delivered chunks holding the pieces.
+
+    ``offset(doc, position)`` writes a cut's offsets in a report's unit (code points when None).
+    """
     cause = failure_cause(result, config) if cause is None else cause
-    detail = _cause_detail(result, config, cause)
+    detail = _cause_detail(result, config, cause, offset or _same_offset)
     return f"{detail}; {pieces_detail(result)}" if result.in_pieces else detail
 
 
@@ -254,10 +262,17 @@ def pieces_detail(result: QuestionResult) -> str:
     return f"delivered in pieces: the model sees every character, split across chunks {chunks}"
 
 
-def _cause_detail(result: QuestionResult, config: Config, cause: FailureCause) -> str:
+def _same_offset(doc: str, position: int) -> int:
+    return position
+
+
+def _cause_detail(
+    result: QuestionResult, config: Config, cause: FailureCause, offset: Callable[[str, int], int]
+) -> str:
     if cause is FailureCause.CUT:
         cuts = "; ".join(
-            f"{cut.span.doc} {cut.span.start}-{cut.span.end} cut at {', '.join(map(str, cut.boundaries)) or '?'}"
+            f"{cut.span.doc} {offset(cut.span.doc, cut.span.start)}-{offset(cut.span.doc, cut.span.end)} cut at "
+            + (", ".join(str(offset(cut.span.doc, b)) for b in cut.boundaries) or "?")
             for cut in result.cuts
         )
         return f"no chunk contains the evidence: {cuts}"

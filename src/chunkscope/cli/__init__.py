@@ -55,7 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         arguments = ["inspect"]
     parser = build_parser()
     with guarded_streams() as (stdout, _), cleanup_on_sigterm(), one_line_warnings():
-        args = parser.parse_args(arguments)
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as done:
+            if done.code not in (0, None):
+                raise
+            return _stdout_checked(0, stdout)  # --help and --version: their text must reach stdout too
         if args.command is None:
             parser.print_help()
             return EXIT_INPUT
@@ -74,7 +79,15 @@ def _run(args: argparse.Namespace) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a system call refused on the way (the loaders name the usual ones themselves)
+        return report_error(ChunkscopeError(_system_error(exc)))
     return code
+
+
+def _system_error(exc: OSError) -> str:
+    """``file: reason`` for an OSError, in one line."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else reason
 
 
 def _stdout_checked(code: int, stdout: GuardedStream) -> int:

@@ -16,6 +16,7 @@ from chunkscope.chunkers import Chunking, parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker, import_summary_line
 from chunkscope.cli.bounds import MAX_BUDGET, MAX_TOP_K, bounded_int
 from chunkscope.errors import ChunkscopeError
+from chunkscope.io.chroma import corpora_directory
 from chunkscope.io.chunk_dumps import FORMATS as DUMP_FORMATS
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
 from chunkscope.io.offsets import OFFSET_UNITS, OffsetUnit, check_unit
@@ -501,6 +502,8 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
     names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
     paths = [getattr(args, name, None) for name in names]
+    if getattr(args, "chroma", None) is not None:
+        paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads
     if all(getattr(args, name, None) is None for name in names[:6]):
         paths.extend(str(path) for path in sample_paths())
     for config in configs:

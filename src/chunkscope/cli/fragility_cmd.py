@@ -23,7 +23,7 @@ def add_parser(subparsers: Any) -> None:
     """Register the subcommand."""
     parser = subparsers.add_parser(
         NAME,
-        help="each question's state when the chunk size and overlap move by 10-20%: robust OK vs fragile OK",
+        help="each question's state when the chunk size and overlap move by 10-20%%: robust OK vs fragile OK",
         description=(
             "Evaluate one configuration and its neighbours (chunk size and overlap at -20%, -10%, +10%, +20%; "
             "an overlap of 0 becomes 5-20% of the size) and report each question's failure cause under each, "

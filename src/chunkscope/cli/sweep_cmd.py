@@ -175,7 +175,8 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
     ]
     unique = list(dict.fromkeys(configs))
     if len(unique) < 2:
-        raise ChunkscopeError("a sweep needs at least two distinct configurations")
+        skipped = f" ({'; '.join(notes)})" if notes else ""
+        raise ChunkscopeError(f"a sweep needs at least two distinct configurations{skipped}")
     return unique, notes
 
 

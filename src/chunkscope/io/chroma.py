@@ -17,7 +17,7 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import parse_json, read_text, reject_bom
+from chunkscope.io.text import is_dir, is_file, parse_json, read_text, reject_bom
 from chunkscope.model import Corpus, Document, EvidenceItem, GoldIssue, Question, QuestionSet, Span, SpanMatch
 
 COLUMNS = ("question", "references", "corpus_id")
@@ -35,12 +35,12 @@ def load_chroma(
     excluded, counted and listed in ``QuestionSet.issues``.
     """
     path = Path(path)
-    if not path.is_file():
+    if not is_file(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
     reject_bom(path, text)
-    root = Path(corpus_dir) if corpus_dir is not None else path.parent / "corpora"
-    if not root.is_dir():
+    root = corpora_directory(path, corpus_dir)
+    if not is_dir(root):
         raise InputError(str(root), "no corpora directory (give --corpus DIR holding <corpus_id>.md files)")
     builder = _ChromaBuilder(str(path), root, QuoteFinder(policy))
     for line, index, row in csv_rows(path, text, COLUMNS):
@@ -51,6 +51,11 @@ def load_chroma(
     questions = QuestionSet(tuple(builder.questions), builder.excluded, excluded, tuple(builder.issues))
     sources = (SourceFile(str(path), digest), *builder.sources)
     return Dataset(Corpus(tuple(builder.documents.values())), questions, sources, path.stem)
+
+
+def corpora_directory(path: str | Path, corpus_dir: str | Path | None = None) -> Path:
+    """Where the corpora of the CSV at ``path`` are read from: ``corpus_dir``, else ``corpora`` beside the CSV."""
+    return Path(corpus_dir) if corpus_dir is not None else Path(path).parent / "corpora"
 
 
 def csv_rows(path: Path, text: str, required: tuple[str, ...]) -> Iterator[tuple[int, int, dict[str, str]]]:
@@ -170,12 +175,15 @@ class _ChromaBuilder:
         return None
 
     def document(self, corpus_id: str, line: int) -> Document:
+        root = self.root.resolve()
+        if Path(corpus_id).is_absolute() or not (root / corpus_id).resolve().is_relative_to(root):
+            raise self.fail(line, "corpus_id", f"{corpus_id!r} names a file outside the corpora directory {self.root}")
         for suffix in CORPUS_SUFFIXES:
             doc_id = corpus_id + suffix
             if doc_id in self.documents:
                 return self.documents[doc_id]
             file = self.root / doc_id
-            if file.is_file():
+            if is_file(file):
                 text, digest = read_text(file)
                 self.documents[doc_id] = Document(doc_id, text, title=corpus_id)
                 self.sources.append(SourceFile(str(file), digest))

@@ -123,7 +123,7 @@ def _items(path: str, content: str) -> tuple[list[_Item], bool]:
     stripped = content.lstrip()
     if stripped.startswith("["):
         return _array_items(path, content), False
-    whole = _one_value(content) if stripped.startswith("{") else None
+    whole = _one_value(path, content) if stripped.startswith("{") else None
     if isinstance(whole, dict) and "docstore/data" in whole:
         if _SURROGATE_ESCAPE.search(content):
             parse_json(path, content)  # refuses a lone surrogate escape
@@ -131,12 +131,20 @@ def _items(path: str, content: str) -> tuple[list[_Item], bool]:
     return _jsonl_items(path, content), False
 
 
-def _one_value(content: str) -> Any:
-    """The file as a single JSON value (a docstore, or a one-line JSONL), or None when it is not one."""
+def _one_value(path: str, content: str) -> Any:
+    """The file as a single JSON value (a docstore, or a one-line JSONL), or None when it is not one.
+
+    An integer too long to read is refused here, naming its field (:func:`parse_json`).
+    """
     try:
         return json.loads(content)
     except (json.JSONDecodeError, RecursionError):
         return None
+    except ValueError:  # an integer beyond Python's digit limit: refused naming its field, if the file is one value
+        try:
+            return parse_json(path, content)
+        except json.JSONDecodeError:
+            return None  # more values than one (JSONL): read line by line, each error naming its line
 
 
 def _jsonl_items(path: str, content: str) -> list[_Item]:
@@ -152,7 +160,7 @@ def _jsonl_items(path: str, content: str) -> list[_Item]:
         value: Any = None
         try:
             value, end = decode(stripped)
-        except (json.JSONDecodeError, RecursionError):
+        except (ValueError, RecursionError):  # parse_json says what is wrong, with the line (and field)
             end = -1
         if careful or end != len(stripped):
             value = parse_json(path, line, number)
@@ -205,12 +213,20 @@ def _docstore_items(path: str, store: Mapping[str, Any]) -> list[_Item]:
         where = f"docstore/data.{node_id}.__data__"
         node = entry.get("__data__") if isinstance(entry, dict) else None
         if isinstance(node, str):  # older LlamaIndex versions store the node as a JSON string
-            node = parse_json(path, node)
+            node = _node_string(path, node, where)
         if not isinstance(node, dict):
             raise InputError(path, "must be a node object", field=where)
         ref = refs.get(node_id, {}).get("ref_doc_id") if isinstance(refs.get(node_id), dict) else None
         items.append(_Item(node, None, f"{where}.", position, ref if isinstance(ref, str) else None))
     return items
+
+
+def _node_string(path: str, text: str, where: str) -> Any:
+    """A docstore node stored as a JSON string, parsed; its errors name the field (the file's own line would not)."""
+    try:
+        return parse_json(path, text)
+    except InputError as error:
+        raise InputError(path, f"the node string does not parse: {error.message}", field=where) from None
 
 
 # ----------------------------------------------------------------------------- detection

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from chunkscope.errors import InputError
 from chunkscope.io.sources import SourceFile
-from chunkscope.io.text import field_value, jsonl_records, non_regular_kind, read_text, record_id
+from chunkscope.io.text import exists, field_value, is_dir, jsonl_records, non_regular_kind, read_text, record_id
 from chunkscope.model import Corpus, Document
 
 CORPUS_SUFFIXES = (".md", ".txt")
@@ -17,9 +17,9 @@ CORPUS_SUFFIXES = (".md", ".txt")
 def load_corpus(path: str | Path) -> tuple[Corpus, SourceFile]:
     """Load a corpus from a JSONL file or a directory of ``.md``/``.txt`` files."""
     path = Path(path)
-    if path.is_dir():
+    if is_dir(path):
         return _load_corpus_dir(path)
-    if not path.exists():
+    if not exists(path):
         raise InputError(str(path), "no such file or directory")
     text, digest = read_text(path)
     documents: list[Document] = []

@@ -13,7 +13,7 @@ from chunkscope.io.gold import jsonl, span_record, trim_span
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
-from chunkscope.io.text import field_value, jsonl_records, read_text, record_id, shorten, times
+from chunkscope.io.text import exists, field_value, jsonl_records, read_text, record_id, shorten, times
 from chunkscope.model import (
     EXACT,
     Corpus,
@@ -59,7 +59,7 @@ def load_questions(
     """
     path = Path(path)
     offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
-    if not path.exists():
+    if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
     resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient)

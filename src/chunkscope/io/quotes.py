@@ -17,6 +17,7 @@ which rung found it.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable
@@ -132,12 +133,31 @@ def _copy(text: str, start: int, stop: int, out: list[str], starts: list[int], e
     if start >= stop:
         return start
     run = text[start:stop]
-    if run.isascii() or (unicodedata.is_normalized("NFKC", run) and not unicodedata.combining(run[0])):
+    if run.isascii() or (unicodedata.is_normalized("NFKC", run) and _combining_marks().search(run) is None):
         out.append(run)
         starts.extend(range(start, stop))
         ends.extend(range(start + 1, stop + 1))
         return stop
     return _clusters(text, start, stop, out, starts, ends)
+
+
+@functools.cache
+def _combining_marks() -> re.Pattern[str]:
+    """Every character with a non-zero combining class (all lie below U+20000), as one character class.
+
+    A run holding one is normalised cluster by cluster: its marks map back to their whole cluster, as
+    everywhere else. Built on first use (about 10 ms), not at import.
+    """
+    marks = [code for code in range(0x300, 0x20000) if unicodedata.combining(chr(code))]
+    ranges = []
+    first = previous = marks[0]
+    for code in marks[1:]:
+        if code != previous + 1:
+            ranges.append((first, previous))
+            first = code
+        previous = code
+    ranges.append((first, previous))
+    return re.compile("[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]")
 
 
 def _clusters(text: str, start: int, stop: int, out: list[str], starts: list[int], ends: list[int]) -> int:

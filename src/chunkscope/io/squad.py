@@ -10,7 +10,7 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import parse_json, read_text, reject_bom, shorten
+from chunkscope.io.text import exists, parse_json, read_text, reject_bom, shorten
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
 _SQUAD_ID = re.compile(r"^a(\d+)p(\d+)q(\d+)$")
@@ -34,7 +34,7 @@ def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit
     if answers not in ("first", "any"):
         raise InputError(str(path), f"--squad-answers must be 'first' or 'any', got {answers!r}")
     path = Path(path)
-    if not path.exists():
+    if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
     reject_bom(path, text)

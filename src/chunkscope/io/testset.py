@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from chunkscope.io.chroma import csv_rows
 from chunkscope.io.gold import locate_in_corpus
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, strip_hop_marker
 from chunkscope.io.sources import SourceFile
-from chunkscope.io.text import jsonl_records, parse_json, read_text, reject_bom, shorten
+from chunkscope.io.text import is_file, jsonl_records, parse_json, read_text, reject_bom, shorten
 from chunkscope.model import Corpus, EvidenceItem, GoldIssue, Question, QuestionSet
 
 QUESTION_FIELDS = ("user_input", "question", "input", "query")
@@ -42,7 +43,7 @@ def load_testset(
     part of the context.
     """
     path = Path(path)
-    if not path.is_file():
+    if not is_file(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
     finder = QuoteFinder(policy)
@@ -147,9 +148,15 @@ def _context_cell(cell: str, where: _Where, name: str) -> Any:
         return json.loads(stripped)
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        raise where.fail(name, "is nested too deeply") from None
+    except ValueError:  # an integer beyond Python's digit limit
+        raise where.fail(name, f"holds a number of more than {sys.get_int_max_str_digits():,} digits") from None
     try:
         return ast.literal_eval(stripped)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except RecursionError:
+        raise where.fail(name, "is nested too deeply") from None
+    except (ValueError, SyntaxError, MemoryError):
         raise where.fail(name, "looks like a list but is neither JSON nor a Python list literal") from None
 
 

@@ -16,6 +16,39 @@ from typing import Any
 from chunkscope.errors import InputError
 
 
+def path_mode(path: Path) -> int | None:
+    """``path``'s file mode (links followed), None when nothing is there.
+
+    A name the system refuses to look up (too long, no permission to a folder on the way) is an
+    InputError naming it: ``Path.exists()`` and ``is_file()`` raise OSError for those.
+    """
+    try:
+        return os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link that points back at itself leads nowhere
+            return None
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def is_file(path: Path) -> bool:
+    """True when ``path`` is a regular file (:func:`path_mode`'s InputError otherwise possible)."""
+    mode = path_mode(path)
+    return mode is not None and stat.S_ISREG(mode)
+
+
+def is_dir(path: Path) -> bool:
+    """True when ``path`` is a directory (:func:`path_mode`'s InputError otherwise possible)."""
+    mode = path_mode(path)
+    return mode is not None and stat.S_ISDIR(mode)
+
+
+def exists(path: Path) -> bool:
+    """True when something is at ``path`` (:func:`path_mode`'s InputError otherwise possible)."""
+    return path_mode(path) is not None
+
+
 def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256.
 

@@ -12,6 +12,7 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
 from chunkscope.analysis.groups import COMPUTED_FAMILIES, GroupRules, by_tag
+from chunkscope.errors import ChunkscopeError
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
@@ -147,7 +148,7 @@ def config_dict(
     if with_questions:
         entry["questions"] = [
             question_dict(q, tokens)
-            | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause)}
+            | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause, write)}
             for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
         ]
     if result.chunk_import is not None:
@@ -204,8 +205,15 @@ def is_computed(tag: str) -> bool:
 
 
 def to_json(report: Mapping[str, Any]) -> str:
-    """Compact JSON, UTF-8 not ASCII-escaped (``indent`` would bypass the C encoder: 10x slower)."""
-    return json.dumps(report, ensure_ascii=False) + "\n"
+    """Compact JSON, UTF-8 not ASCII-escaped (``indent`` would bypass the C encoder: 10x slower).
+
+    Strict JSON: a number that is not finite (which JSON cannot hold) is a ChunkscopeError, not
+    ``NaN`` or ``Infinity`` in the file.
+    """
+    try:
+        return json.dumps(report, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError:
+        raise ChunkscopeError("the report holds a number that is not finite (NaN or infinity): not written") from None
 
 
 CSV_COLUMNS = (

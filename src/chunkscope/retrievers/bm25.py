@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import Progress, retrievers, tie_break_positions
@@ -104,7 +105,22 @@ class BM25Index:
 
 
 def bm25_weights(params: BM25, postings: Postings, idf: np.ndarray) -> np.ndarray:
-    """Each posting's weight idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avgdl)), as rank_bm25 computes it."""
+    """Each posting's weight idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * |d| / avgdl)), as rank_bm25 computes it.
+
+    ChunkscopeError when a weight is not finite: parameters so large (``k1=1e308``) that the arithmetic
+    overflows would otherwise rank by infinities and write them into reports.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        weights = _weights(params, postings, idf)
+    if not np.isfinite(weights).all() or not np.isfinite(idf).all():
+        raise ChunkscopeError(
+            f"bm25 with k1={params.k1:g}, b={params.b:g}, epsilon={params.epsilon:g}: the weights overflow "
+            "(not finite numbers); give smaller values"
+        )
+    return weights
+
+
+def _weights(params: BM25, postings: Postings, idf: np.ndarray) -> np.ndarray:
     total = postings.unit_lengths.sum()
     average_length = total / postings.unit_count if postings.unit_count else 0.0
     weights = np.zeros(len(postings.units), dtype=np.float64)

@@ -106,11 +106,26 @@ def _pair(item: object, where: str) -> tuple[object, float]:
         unit_id, score = item  # type: ignore[misc]
     except (TypeError, ValueError):
         raise PluginError(f"{where}: got {_short(item)}, expected a (unit_id, score) pair") from None
-    if isinstance(score, bool) or not isinstance(score, Real) or not math.isfinite(float(score)):
+    value = _finite(score)
+    if value is None:
         raise PluginError(f"{where}: unit {_short(unit_id)} has score {_short(score)}, expected a finite number")
-    return unit_id, float(score)
+    return unit_id, value
+
+
+def _finite(score: object) -> float | None:
+    """``score`` as a finite float; None for a bool, a non-number, NaN, an infinity or an int beyond floats."""
+    if isinstance(score, bool) or not isinstance(score, Real):
+        return None
+    try:
+        value = float(score)
+    except OverflowError:  # an int (or Fraction) past float's range
+        return None
+    return value if math.isfinite(value) else None
 
 
 def _short(value: object) -> str:
-    shown = repr(value)
+    try:
+        shown = repr(value)
+    except ValueError:  # an int past Python's digit limit for conversion to text
+        return f"an integer of some {int(value.bit_length() * 0.30103):,} digits" if isinstance(value, int) else "?"
     return shown if len(shown) <= 60 else shown[:59] + "…"
