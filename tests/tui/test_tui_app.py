@@ -644,3 +644,30 @@ def test_progress_shown_after_the_screens_are_gone_is_dropped(sample: Dataset) -
         _ = app.screen
     app._show_progress()
     assert app._progress_due is None
+
+
+@async_test
+async def test_configuration_keys_handled_before_the_app_applies_them_all_count(sample: Dataset) -> None:
+    # Keys typed together (one terminal write) are handled before the app has applied the first one's
+    # ConfigRequested: each must step from the one before, not from what the session held.
+    app = make_app(sample, FIXED_200)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InspectScreen)
+        start = app.session.a.requested
+        assert start.top_k == 5 and start.budget is None
+        screen.action_config("top_k", 1)  # 5 -> 10
+        screen.action_config("top_k", 1)  # 10 -> 20
+        screen.action_config("top_k", -1)  # 20 -> 10
+        screen.action_config("budget", 1)  # none -> the smallest budget
+        assert app.session.a.requested == start  # nothing applied yet
+        await settle(pilot)
+        done = app.session.a.requested
+        assert done.top_k == 10
+        assert done.budget is not None
+        # A configuration no key posted (here the previous one, as `u` asks) starts the steps afresh.
+        app.session.request("a", start)
+        screen.action_config("top_k", 1)
+        await settle(pilot)
+        assert app.session.a.requested.top_k == 10 and app.session.a.requested.budget is None

@@ -72,6 +72,18 @@ def test_wrap_keeps_closing_punctuation_off_the_line_start() -> None:
     assert lines == [0, 5]
 
 
+def test_wrap_takes_a_word_down_with_its_closing_punctuation() -> None:
+    # width 54: "...the original order" is 54 characters, so the break would fall on "." (which may not start a
+    # line). Moving back one character would cut "orde|r."; the whole word goes down from the space before it.
+    text = "Refunds are made in the currency of the original order. We do not refund"
+    assert [text[s:e] for s, e in wrap_lines(text, 54)] == [
+        "Refunds are made in the currency of the original ",
+        "order. We do not refund",
+    ]
+    # The same after a word ending a CJK run: 語 is no spaced word, so one character goes down with 。
+    assert [s for s, _ in wrap_lines("ああああ語。いい", 10)] == [0, 4]
+
+
 def test_wrap_crlf_lines_own_their_terminators() -> None:
     wrapped = wrap_text("ab\r\ncd\rx", 80)
     assert list(zip(wrapped.starts.tolist(), wrapped.ends.tolist(), strict=True)) == [(0, 2), (4, 6), (7, 8)]

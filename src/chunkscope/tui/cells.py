@@ -325,7 +325,10 @@ def _wrap_paragraph(
                 if space > line_start:
                     fit = space + 1
             elif text[fit] in _NO_LINE_START and fit - 1 > line_start:
-                fit -= 1
+                # Punctuation may not start a line: it goes down with what precedes it. After a spaced
+                # word ("order.") that is the whole word, from the space before it; in CJK one character.
+                space = text.rfind(" ", line_start, fit) if word_wrap and in_spaced_word(text[fit - 1]) else -1
+                fit = space + 1 if space > line_start else fit - 1
         if fit >= text_end:
             if line_start == text_end:
                 break

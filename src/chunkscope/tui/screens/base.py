@@ -125,6 +125,9 @@ class SessionScreen(SyncedScreen):
         (question id, work, whether it is the question's last piece)."""
         self._prepared: OrderedDict[str, None] = OrderedDict()
         """The questions prepared for ``_prepared_in``, most recent last (at most PREPARED_KEPT)."""
+        self._config_steps: dict[Side, tuple[int, list[Config]]] = {}
+        """Per side, the slot's request count when a run of configuration keys began, and the configurations
+        they posted since (see ``_config_ahead``)."""
 
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
@@ -724,15 +727,31 @@ class SessionScreen(SyncedScreen):
     # -- configuration
 
     def action_config(self, name: str, step: int) -> None:
-        """Apply one live-configuration key to the side being edited."""
+        """Apply one live-configuration key to the side being edited, on top of the keys before it."""
         side = self.editing_side
-        current = self.session.slot(side).requested
+        current = self._config_ahead(side)
         try:
             config = config_step(name, step, self.session.remembered_specs)(current)
         except (StepError, ChunkscopeError, ValueError) as error:
             self.notify(str(error), title="Configuration", severity="warning", markup=False)
             return
+        self._config_steps[side][1].append(config)
         self.app.post_message(messages.ConfigRequested(side, config))
+
+    def _config_ahead(self, side: Side) -> Config:
+        """The configuration the keys of ``side`` have asked for so far.
+
+        The app applies each ConfigRequested in order, so until it has applied the last one the session
+        still holds an earlier step: keys in a burst (``K b``, ``k k k``) then step from the last posted
+        one, not from the session's, and none is lost. Once the session has applied as many requests as
+        the keys posted, it holds the latest (or what came after them: the form, ``u``, a what-if applied).
+        """
+        slot = self.session.slot(side)
+        applied, posted = self._config_steps.get(side, (slot.requests, []))
+        if not posted or slot.requests - applied >= len(posted):
+            self._config_steps[side] = (slot.requests, [])
+            return slot.requested
+        return posted[-1]
 
     def action_previous_config(self) -> None:
         """Back to the configuration before the last change."""

@@ -98,10 +98,11 @@ class HelpScreen(ModalScreen[None]):
     def key_table(self) -> Table:
         """Every binding of every place, with its id."""
         table = Table(title="Keys (ctrl+p lists every action too)", title_justify="left", expand=True)
-        table.add_column("where", no_wrap=True)
-        table.add_column("key", no_wrap=True, style="bold")
-        table.add_column("does", ratio=1)
-        table.add_column("id", no_wrap=True, style="dim")
+        # At 80 columns the fixed columns would leave "does" no width: the places and ids wrap instead.
+        table.add_column("where", ratio=2)
+        table.add_column("key", ratio=2, style="bold")
+        table.add_column("does", ratio=5)
+        table.add_column("id", ratio=3, style="dim", overflow="fold")
         for section in HELP_SECTIONS:
             for index, binding in enumerate(section_bindings(section)):
                 keys = ", ".join(self.app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(","))

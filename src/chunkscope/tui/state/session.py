@@ -90,6 +90,7 @@ class Session:
         if config != slot.requested:
             slot.previous = slot.requested
         slot.requested = config
+        slot.requests += 1
         slot.error = None
         cached = self.evaluator.cached(config)
         if cached is not None:

@@ -22,6 +22,8 @@ class Slot:
     """The configuration before the last change (``p`` switches back)."""
     error: str | None = None
     """Why the first configuration of this side could not be evaluated (nothing to show instead)."""
+    requests: int = 0
+    """How many requests the session has applied to this side (a screen's keys count what is still on the way)."""
 
     @property
     def pending(self) -> bool:
