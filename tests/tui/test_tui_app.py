@@ -34,7 +34,7 @@ from chunkscope.tui.widgets.config_bar import ConfigBar
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
-from chunkscope.tui.widgets.summary_widgets import TransitionMatrix
+from chunkscope.tui.widgets.summary_widgets import MetricsTable, TransitionMatrix
 
 
 def core_result(sample: Dataset, config: Config) -> ConfigResult:
@@ -671,3 +671,43 @@ async def test_configuration_keys_handled_before_the_app_applies_them_all_count(
         screen.action_config("top_k", 1)
         await settle(pilot)
         assert app.session.a.requested.top_k == 10 and app.session.a.requested.budget is None
+
+
+@pytest.mark.parametrize(("size", "stacked"), [((80, 24), True), ((120, 40), True), ((200, 50), False)])
+@async_test
+async def test_summary_tables_never_wrap(sample: Dataset, size: tuple[int, int], stacked: bool) -> None:
+    # The split view's metrics table with its tests is about 80 cells wide and the matrix 70: side by side with
+    # the charts (3/5 of the width) they wrapped every row at 80 and at 120 columns; stacked they fit.
+    app = make_app(sample, FIXED_200, OVERLAP_40)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.pause()
+        summary = app.screen
+        assert isinstance(summary, SummaryScreen)
+        assert summary.has_class("-stacked") is stacked
+        for table in (summary.query_one("#summary-metrics", MetricsTable), summary.query_one(TransitionMatrix)):
+            lines = table.render().plain.splitlines()
+            assert lines and max(cell_len(line) for line in lines) <= table.content_size.width, lines
+
+
+@async_test
+async def test_a_search_that_matches_nothing_empties_the_panes_and_owns_plus_and_minus(sample: Dataset) -> None:
+    app = make_app(sample, FIXED_200)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        ranked = app.screen.query_one(RankedChunksView)
+        document = app.screen.query_one(DocumentView)
+        assert ranked.built_hits > 0 and document.document is not None
+        assert "plus" in app.screen.active_bindings  # + changes the chunk size while the list has focus
+        await pilot.press("slash", *"zz")
+        await settle(pilot)
+        # The box has focus: + and - would type into it, so the footer must not offer them (Textual knows
+        # no character for "plus" and "minus" and kept them, while it dropped the letters).
+        assert "plus" not in app.screen.active_bindings and "minus" not in app.screen.active_bindings
+        assert "n" not in app.screen.active_bindings
+        assert app.session.visible_rows("inspect") == ()
+        # No question is listed: the panes no longer show the one selected before the search.
+        assert ranked.built_hits == 0 and ranked.border_title == "Ranked chunks"
+        assert document.document is None

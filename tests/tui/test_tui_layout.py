@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -90,6 +91,24 @@ def test_the_header_always_shows_the_metrics(long_line: tuple[SideLine, str], wi
     assert label in text or "…" in text
 
 
+@pytest.mark.parametrize("width", [56, 60, 80])
+def test_a_split_view_header_line_shows_the_metrics_down_to_56_cells(
+    long_line: tuple[SideLine, str], width: int
+) -> None:
+    # " B " and a space take four cells more than a single view's line: at 60 the label, cut to its usual
+    # least (16 cells), no longer made room for "complete", which was cut off at the end.
+    line, _ = long_line
+    bar = ConfigBar()
+    bar.show("sample", 40, [replace(line, name="A"), replace(line, name="B")])
+    summary = line.shown.summary if line.shown else None
+    assert summary is not None
+    for parts in bar.line_parts()[1:]:
+        text = fit(parts, width).plain
+        assert cell_len(text) <= width
+        assert f"complete {summary.count('complete')}/40" in text, (width, text)
+        assert f"lost {summary.count('lost')}" in text and "…" in text
+
+
 def test_the_header_drops_decorations_before_cutting_the_label() -> None:
     parts = [
         Part(" chunkscope ", drop=1),
@@ -125,10 +144,16 @@ async def test_narrow_terminals_show_the_list_or_the_detail(sample: Dataset) -> 
         await pilot.press("d")
         await settle(pilot)
         assert isinstance(app.focused, QuestionList) and not detail.display
+        where = screen.query_one("#status-where", Static)
+        assert "d shows the detail" in str(where.render())
         await pilot.resize_terminal(NARROW_BELOW + 40, 40)
         await settle(pilot)
         assert questions.display and detail.display
         assert 34 <= questions.region.width <= 100 and detail.region.width > questions.region.width
+        assert "d shows" not in str(where.render())  # the hint goes with the narrow layout, at once
+        await pilot.resize_terminal(NARROW_BELOW - 20, 24)
+        await settle(pilot)
+        assert "d shows the detail" in str(where.render())
 
 
 @async_test

@@ -98,9 +98,21 @@ def ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
+_TYPED_BY_NAME = {"plus": "+", "minus": "-"}
+"""Keys whose character Textual's ``key_to_character`` does not know (it gives None for both)."""
+
+
+class SearchBox(Input):
+    """An Input that claims ``+`` and ``-`` too: the footer then hides the screen's ``+ -`` keys while it
+    has focus, as it hides the letter keys, since typing them goes into the box."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return super().check_consume_key(key, character if character is not None else _TYPED_BY_NAME.get(key))
+
+
 def search_box(placeholder: str, id: str) -> Input:
     """The search box, hidden until ``/`` (hidden from the start, so it never takes the first keys)."""
-    box = Input(placeholder=placeholder, id=id)
+    box = SearchBox(placeholder=placeholder, id=id)
     box.display = False
     return box
 
@@ -247,6 +259,8 @@ class SessionScreen(SyncedScreen):
             self.remove_class("-detail")
             self.refill_detail(refocus=True)  # the detail shows again
         self.refresh_bindings()
+        if self.is_mounted:
+            self.sync_status()  # the status line's "d shows ..." hint belongs to the narrow layout only
 
     def action_toggle_pane(self) -> None:
         """In the narrow layout: show the detail instead of the list, or the list again."""

@@ -153,6 +153,10 @@ class CompareScreen(SessionScreen):
         if row is None or a.shown is None:
             self._detail_key = None
             panel.show(waiting_text(self.session))
+            if row is None:  # no question to show (a filter or search matches none): not the last one's panes
+                for side in ("a", "b"):
+                    self._ranked(side).clear()
+                    self._document(side).clear()
             return
         key = (row.question.id, a.shown.config, b.shown.config if b.shown else None, row.move is not None)
         if key == self._detail_key:

@@ -117,6 +117,9 @@ class InspectScreen(SessionScreen):
         if row is None or shown is None:
             self._detail_key = None
             question_panel.show(waiting_text(self.session))
+            if row is None:  # no question to show (a filter or search matches none): not the last one's panes
+                self.query_one(RankedChunksView).clear()
+                self.query_one(DocumentView).clear()
             return
         key = (row.question.id, shown.config)
         if key == self._detail_key:

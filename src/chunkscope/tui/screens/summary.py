@@ -20,7 +20,13 @@ from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.state.notes import fragility_note
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
-from chunkscope.tui.widgets.summary_widgets import BucketChart, ChunkLengthChart, MetricsTable, TransitionMatrix
+from chunkscope.tui.widgets.summary_widgets import (
+    BucketChart,
+    ChunkLengthChart,
+    MetricsTable,
+    SummaryWidget,
+    TransitionMatrix,
+)
 
 
 def diagnosis_text(name: str, result: ConfigResult) -> Text:
@@ -38,6 +44,10 @@ def diagnosis_text(name: str, result: ConfigResult) -> Text:
         text.append(f"\n  look first at {stage.name} ({failing} questions): ", style="bold")
         text.append(stage.advice)
     return text
+
+
+RIGHT_GAP = 2
+"""Cells between the two columns (``#summary-right``'s left padding)."""
 
 
 class SummaryScreen(SyncedScreen):
@@ -135,6 +145,27 @@ class SummaryScreen(SyncedScreen):
         prefixes = ("A ", "B ") if self.compare else ("",)
         diagnosis = Text("\n").join(diagnosis_text(p, r) for p, r in zip(prefixes, results, strict=False))
         self.query_one("#summary-diagnosis", Static).update(diagnosis)
+        self._fit_columns()
+
+    def on_resize(self) -> None:
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Tables side by side with the charts when both fit their share of the width, else one under the other.
+
+        The metrics table with its tests and the transition matrix are as wide as their cells: in a column
+        too narrow for them every row wraps (at 80 and at 120 columns in the split view).
+        """
+        left = [w for w in self.query("#summary-left > MetricsTable, #summary-left > TransitionMatrix") if w.display]
+        right = list(self.query("#summary-right > BucketChart, #summary-right > ChunkLengthChart"))
+        tables = [w for w in left if isinstance(w, SummaryWidget)]
+        charts = [w for w in right if isinstance(w, SummaryWidget)]
+        width = self.query_one("#summary-body").content_size.width or self.size.width
+        room = width - RIGHT_GAP
+        fits = all(w.natural_width() <= room * 3 // 5 for w in tables) and all(
+            w.natural_width() <= room * 2 // 5 for w in charts
+        )
+        self.set_class(not fits, "-stacked")
 
     def on_transition_matrix_cell_selected(self, message: TransitionMatrix.CellSelected) -> None:
         """Filter the split view's question list to the questions of that cell, and go back to it."""

@@ -23,6 +23,8 @@ from chunkscope.tui.cells import truncate, truncate_middle
 
 ELIDED_MIN = 16
 """A text cut in the middle keeps at least this many cells (its start and its end stay readable)."""
+LAST_RESORT_MIN = 7
+"""What a text cut in the middle keeps when the line's always-shown metrics would be cut off otherwise."""
 CUT_FROM = 3
 """Texts are cut in the middle only once the parts with a lower ``drop`` (decorations) are left out."""
 LABEL_CUT_FROM = 6
@@ -140,18 +142,27 @@ def fit(parts: Sequence[Part], width: int) -> Text:
         if fitted is not None:
             return _text(fitted, width)
         kept = [part for part in kept if part.drop != rank]
-    return _text(kept, width)
+    # Before the end (the metrics that are always shown) is cut off, the long texts give up more.
+    fitted = _elided(kept, width, math.inf, LAST_RESORT_MIN)
+    if fitted is None:  # not even then: the texts at their shortest, and the end cut off
+        fitted = [
+            replace(part, text=truncate_middle(part.text, LAST_RESORT_MIN))
+            if part.elide and cell_len(part.text) > LAST_RESORT_MIN
+            else part
+            for part in kept
+        ]
+    return _text(fitted, width)
 
 
-def _elided(parts: list[Part], width: int, rank: float) -> list[Part] | None:
-    """``parts`` with the texts that may be cut at ``rank`` cut (longest first) to fit ``width``; None when
-    they cannot fit."""
+def _elided(parts: list[Part], width: int, rank: float, least: int = ELIDED_MIN) -> list[Part] | None:
+    """``parts`` with the texts that may be cut at ``rank`` cut (longest first, to ``least`` cells at most)
+    to fit ``width``; None when they cannot fit."""
     widths = [cell_len(part.text) for part in parts]
     over = sum(widths) - width
     if over <= 0:
         return parts
     room = {
-        i: max(0, w - ELIDED_MIN)
+        i: max(0, w - least)
         for i, (part, w) in enumerate(zip(parts, widths, strict=True))
         if part.elide and part.cut_from <= rank
     }

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -68,7 +69,11 @@ def config_names(results: Sequence[ConfigResult]) -> list[str]:
     return [str(i) for i in range(1, len(results) + 1)]
 
 
-class _SummaryWidget(Widget):
+GAP = 2
+"""Cells between a table's columns where the width allows."""
+
+
+class SummaryWidget(Widget):
     """Base: text rendering with component styles resolved through the theme."""
 
     DEFAULT_CSS = _CSS
@@ -78,6 +83,13 @@ class _SummaryWidget(Widget):
     def _style(self, name: str) -> Style:
         """The component's style (colours blended over the widget's background)."""
         return self.get_component_rich_style(name)
+
+    LEAST_WIDTH = 44
+    """Cells a chart needs, padding excluded: its bars shrink to the width, legends and notes are cut to it."""
+
+    def natural_width(self) -> int:
+        """Cells the widget needs, padding included, to show every row on one line."""
+        return self.LEAST_WIDTH + self.styles.gutter.width
 
     def _legend(self, text: Text, results: Sequence[ConfigResult], width: int) -> None:
         names = config_names(results)
@@ -91,7 +103,7 @@ class _SummaryWidget(Widget):
     _prefix = "summary"
 
 
-class _ResultsWidget(_SummaryWidget):
+class _ResultsWidget(SummaryWidget):
     """Base of the widgets that chart a sequence of configuration results."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
@@ -149,6 +161,17 @@ class MetricsTable(_ResultsWidget):
             rows.append(row)
         return rows
 
+    def natural_width(self) -> int:
+        """The table's rows: each column as wide as its widest cell, two cells apart."""
+        if not self._results:
+            return super().natural_width()
+        return self._rows_width(self.rows(), GAP) + self.styles.gutter.width
+
+    @staticmethod
+    def _rows_width(rows: list[list[str]], gap: int) -> int:
+        widths = [max(cell_len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        return sum(width + gap for width in widths)
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         if not self._results:
@@ -157,12 +180,15 @@ class MetricsTable(_ResultsWidget):
         self._legend(text, self._results, width)
         rows = self.rows()
         widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+        # One cell between columns where two would wrap every row (80 columns, with the tests).
+        gap = GAP if self._rows_width(rows, GAP) <= width else 1
+        space = " " * gap
         comparison = self._comparison
         tested = REGISTRY.tested()
         for index, row in enumerate(rows):
             for column, cell in enumerate(row):
                 if column == 0:
-                    text.append(pad(cell, widths[0] + 2), style=self._style("metrics-table--label"))
+                    text.append(pad(cell, widths[0] + gap), style=self._style("metrics-table--label"))
                     continue
                 style = self._style("metrics-table--header" if index == 0 else "metrics-table--value")
                 if comparison is not None and index and column > len(self._results) and cell:
@@ -173,7 +199,7 @@ class MetricsTable(_ResultsWidget):
                         style = self._style("metrics-table--muted")
                 last = comparison is not None and column == len(row) - 1
                 aligned = pad(cell, widths[column]) if last else pad_left(cell, widths[column])
-                text.append(aligned + "  ", style=style)
+                text.append(aligned + space, style=style)
             text.append("\n")
         if comparison is not None:
             correction = "uncorrected" if comparison.correction == "none" else f"{comparison.correction}-corrected"
@@ -239,7 +265,7 @@ class BucketChart(_ResultsWidget):
         return text
 
 
-class TransitionMatrix(_SummaryWidget, can_focus=True):
+class TransitionMatrix(SummaryWidget, can_focus=True):
     """Questions by (A's state, B's state); arrows move the cell cursor, enter or a click selects."""
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.MATRIX)
@@ -334,6 +360,10 @@ class TransitionMatrix(_SummaryWidget, can_focus=True):
                 text.append(pad_left(f"{count} {glyph}", self.CELL - 1) + " ", style=style)
             text.append("\n")
         return text
+
+    def natural_width(self) -> int:
+        """The row labels and one cell per state."""
+        return self.ROW_LABEL + self.CELL * len(STATES) + self.styles.gutter.width
 
     def on_focus(self) -> None:
         self.refresh()
