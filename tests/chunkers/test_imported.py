@@ -68,6 +68,27 @@ def test_text_is_placed_by_the_chunks_around_it(tmp_path: Path) -> None:
     assert (chunking.imported.exact, chunking.imported.relocated) == (1, 2)
 
 
+@pytest.mark.parametrize(
+    ("start", "end", "exact"),
+    [
+        (0, 3, 1),  # "abc" == text[0:3]
+        (0, 99, 0),  # past the document: text[0:99] is "abc def", not "abc"
+        (0, -1, 0),  # -1 is no offset
+        (0, 5, 0),  # inside the document but text[0:5] is "abc d"
+    ],
+)
+def test_a_chunk_is_exact_only_when_its_text_stands_at_start_end(
+    tmp_path: Path, start: int, end: int, exact: int
+) -> None:
+    # (A dump that gives a start and no end, as LangChain's start_index, keeps its start as the claim.)
+    corpus = Corpus((Document("d", "abc def"),))
+    record = {"id": "1", "doc": "d", "start": start, "end": end, "text": "abc"}
+    chunking = read_chunks(write_jsonl(tmp_path / "chunks.jsonl", [record]), corpus)
+    assert [(c.start, c.end) for c in chunking.units] == [(0, 3)]  # placed at the text either way
+    assert chunking.imported is not None
+    assert (chunking.imported.exact, chunking.imported.relocated) == (exact, 1 - exact)
+
+
 def test_prefix_and_section_are_kept(tmp_path: Path) -> None:
     path = write_jsonl(
         tmp_path / "c.jsonl", [{"id": "c", "doc": "A", "start": 0, "end": 5, "prefix": "P\n", "section": "S"}]

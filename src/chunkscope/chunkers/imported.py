@@ -151,7 +151,9 @@ def _piece(path: str, chunk: DumpChunk, document: Document, offsets: DocumentOff
         if end <= start:
             raise _error(path, chunk, f"{chunk.end} must be greater than start ({chunk.start})", chunk.end_field)
         return Piece(document.text[start:end], start, fixed=True)
-    holds = start is not None and (end is None or end - start == len(chunk.text))
+    # Exact only when the text stands at [start, end): an end the dump gives but that is unusable (-1, past the
+    # document) is as wrong as one that disagrees with the text; a dump that gives no end at all claims a start.
+    holds = start is not None and (end - start == len(chunk.text) if end is not None else chunk.end is None)
     return Piece(chunk.text, start if holds else None)
 
 
