@@ -90,6 +90,20 @@ def test_worse_than_baseline(tmp_path: Path) -> None:
     assert check_worse([config_result("paragraph", [1, 1, 1, 1])], baseline, ["recall_at_5"]) == []
 
 
+def test_a_failure_never_shows_the_same_number_on_both_sides(tmp_path: Path) -> None:
+    # Recall@5 1/2 against a baseline saved as 0.5 + 5e-12: worse beyond the 1e-12 tolerance, yet both are 0.5000.
+    before = config_result("paragraph", [1, 1, 9, 9])
+    path = write_report(tmp_path / "base.json", [before])
+    report = json.loads(path.read_text(encoding="utf-8"))
+    report["configs"][0]["summary"]["recall_at_5"] = 0.5 + 5e-12
+    path.write_text(json.dumps(report), encoding="utf-8")
+    (failure,) = check_worse([before], load_baseline(path, ["recall_at_5"]), ["recall_at_5"])
+    assert f"recall_at_5 = 0.5 is worse than the baseline {0.5 + 5e-12!r} " in failure.reason  # both in full
+    after = config_result("paragraph", [1, 9, 9, 9])  # 0.25: 4 decimals tell them apart
+    (failure,) = check_worse([after], load_baseline(path, ["recall_at_5"]), ["recall_at_5"])
+    assert "recall_at_5 = 0.2500 is worse than the baseline 0.5000 " in failure.reason
+
+
 def test_more_lost_is_worse(tmp_path: Path) -> None:
     baseline = load_baseline(write_report(tmp_path / "base.json", [config_result("paragraph", [1, 1])]), ["lost"])
     failures = check_worse([config_result("paragraph", [None, 1], lost=1)], baseline, ["lost"])

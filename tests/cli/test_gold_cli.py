@@ -268,3 +268,48 @@ def test_bad_gold_sources_are_one_line_errors(tmp_path: Path, capsys: pytest.Cap
     testset.write_text('{"user_input": "q", "reference_contexts": ["x"]}\n{"user_input": "r"}\n', encoding="utf-8")
     error = one_line_error(capsys, "gold", "check", "--corpus", str(TESTSET / "corpus"), "--testset", str(testset))
     assert f"{testset}:2: field 'reference_contexts': missing" in error
+
+
+@pytest.mark.parametrize("option", ["--questions-offset-unit", "--offset-unit"])
+def test_gold_check_reads_and_writes_offsets_in_the_file_unit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    # "😀😀 Some text here. Another sentence here.": each 😀 is two UTF-16 units, so "Another sentence" is code
+    # points 19..35 and UTF-16 units 21..37, and " Some text" (quoted with its space) 2..12 -> trimmed 3..12 -> 5..14.
+    corpus = tmp_path / "docs"
+    corpus.mkdir()
+    (corpus / "e.txt").write_text("😀😀 Some text here. Another sentence here.\n", encoding="utf-8")
+    record = {
+        "id": "q1",
+        "query": "another sentence",
+        "evidence": [{"doc": "e.txt", "start": 21, "end": 37}, {"doc": "e.txt", "quote": " Some text"}],
+    }
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    fixed = tmp_path / "fixed.jsonl"
+    argv = ["gold", "check", "--corpus", str(corpus), "--questions", str(questions), option, "utf16"]
+    assert main([*argv, "--write", str(fixed)]) == 1  # the edge whitespace of " Some text" is a finding
+    written = json.loads(fixed.read_text(encoding="utf-8"))
+    assert written["evidence"] == [
+        {"doc": "e.txt", "start": 21, "end": 37},
+        {"doc": "e.txt", "quote": "Some text", "start": 5, "end": 14},
+    ]
+    argv[argv.index(str(questions))] = str(fixed)
+    assert main(argv) == 0  # read back in the same unit: clean
+    assert "the gold is clean" in capsys.readouterr().out
+
+
+def test_gold_check_says_a_chroma_question_it_cannot_resolve_is_left_out(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "corpora").mkdir()
+    (tmp_path / "corpora" / "c1.md").write_text("The cat sat on the mat. Dogs bark.\n", encoding="utf-8")
+    good = '"[{""content"": ""The cat sat"", ""start_index"": 0, ""end_index"": 11}]"'
+    bad = '"[{""content"": ""Dogs bark"", ""start_index"": 0, ""end_index"": 9}]"'  # not at 0..9
+    csv_text = f'question,references,corpus_id,id\n"Where cat?",{good},c1,a1\n"Dogs?",{bad},c1,a2\n'
+    (tmp_path / "q.csv").write_text(csv_text, encoding="utf-8")
+    fixed = tmp_path / "fixed.jsonl"
+    main(["gold", "check", "--chroma", str(tmp_path / "q.csv"), "--write", str(fixed)])
+    err = capsys.readouterr().err
+    assert "1 references not resolved: their questions are not in it: a2 (mismatch)" in err
+    assert [json.loads(line)["id"] for line in fixed.read_text(encoding="utf-8").splitlines()] == ["a1"]

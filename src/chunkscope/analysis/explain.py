@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from chunkscope.errors import ChunkscopeError
-from chunkscope.model import Chunk, Corpus, Question, Span
+from chunkscope.model import Chunk, Question, Span
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, QuestionResult, Ranking
 from chunkscope.retrievers import parse_retriever
@@ -242,7 +242,8 @@ class Explainer:
         index = evaluator.index(config)
         retriever = parse_retriever(config.retriever)
         context = _Context(self, config.chunker, units, question, config.depth)
-        evidence, holds, cut = _evidence_unit(question, result, units, index, evaluator.corpus)
+        delivered = evaluator.chunking(config.chunker).chunking.delivered_units
+        evidence, holds, cut = _evidence_unit(question, result, units, delivered, index)
         rival, role = _rival_unit(result.ranking, evidence)
         anatomy = context.anatomy(retriever, index, result.ranking, evidence, rival)
         return Explanation(
@@ -414,16 +415,20 @@ def _term_score(retriever: BM25 | KeywordOverlap, stats: _LexicalStats, unit: in
 
 
 def _evidence_unit(
-    question: Question, result: QuestionResult, units: Sequence[Chunk], index: Any, corpus: Corpus
+    question: Question, result: QuestionResult, units: Sequence[Chunk], delivered: Sequence[Chunk], index: Any
 ) -> tuple[int, bool, bool]:
-    """(unit position, holds the limiting item wholly, the item is cut)."""
+    """(unit position, holds the limiting item wholly, the item is cut).
+
+    A unit holds an item when its delivered unit (``delivered[i]``: itself, or its parent in parent-child
+    chunking) contains one of the item's spans, as for every metric; a span no delivered unit holds is cut.
+    """
     rank_of = {unit: rank for rank, unit in enumerate(result.ranking.indices, start=1)}
     unranked = len(units) + 1
     best: tuple[int, int] | None = None  # (rank, unit) of the limiting item's best holder
     for item in question.evidence:
-        holders = [i for i, unit in enumerate(units) for span in item.alternatives if unit.contains(span)]
+        holders = [i for i, unit in enumerate(delivered) for span in item.alternatives if unit.contains(span)]
         if not holders:
-            return (*_best_piece(question, item.alternatives, units, rank_of, index), True)
+            return (*_best_piece(question, item.alternatives, delivered, rank_of, index), True)
         holder = min((rank_of.get(i, unranked), i) for i in holders)
         if best is None or holder[0] > best[0]:
             best = holder

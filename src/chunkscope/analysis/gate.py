@@ -214,11 +214,11 @@ class Baseline:
         """The baseline summary (and its position) of the configuration matching ``config``."""
         key = _key(config)
         if key not in self.summaries:
+            wanted = _delivery(config.top_k, config.budget, config.overflow, config.budget_tokenizer)
             raise InputError(
                 self.path,
-                f"no configuration matches {config.chunker}/{config.retriever} "
-                f"({_delivery(config.top_k, config.budget, config.overflow)}); the baseline has "
-                + "; ".join(f"{c}/{r} ({_delivery(k, b, o)})" for c, r, k, b, o, _ in self.summaries),
+                f"no configuration matches {config.chunker}/{config.retriever} ({wanted}); the baseline has "
+                + "; ".join(f"{c}/{r} ({_delivery(k, b, o, t)})" for c, r, k, b, o, t in self.summaries),
                 field="configs",
             )
         return self.positions[key], self.summaries[key]
@@ -236,7 +236,7 @@ def load_baseline(path: str | Path, metrics: Sequence[str] = ()) -> Baseline:
     try:
         report = parse_json(name, text)
     except InputError as exc:
-        raise InputError(name, f"not a JSON report: {exc.message}", field=exc.field) from None
+        raise InputError(name, f"not a JSON report: {exc.message}", line=exc.line, field=exc.field) from None
     if not isinstance(report, dict):
         raise InputError(name, "not a chunkscope report (expected a JSON object)")
     if "policy" not in report:
@@ -290,8 +290,8 @@ def check_worse(results: Sequence[ConfigResult], baseline: Baseline, metrics: Se
                         metric,
                         value,
                         before,
-                        f"{_describe(result.config)}: {metric} = {_number(value)} is worse than the baseline "
-                        f"{_number(before)} ({baseline.path})",
+                        f"{_describe(result.config)}: {metric} = {_number(value, before)} is worse than the "
+                        f"baseline {_number(before, value)} ({baseline.path})",
                     )
                 )
     return failures
@@ -326,8 +326,14 @@ def _describe(config: Config) -> str:
     return f"{config.label} (top-{config.top_k}, {budget})"
 
 
-def _number(value: float) -> str:
-    return str(int(value)) if value == int(value) else f"{value:.4f}"
+def _number(value: float, other: float | None = None) -> str:
+    """``value`` to 4 decimals, or to as many digits as tell it from ``other`` (which it differs from)."""
+    if value == int(value):
+        return str(int(value))
+    shown = f"{value:.4f}"
+    if other is not None and other != int(other) and shown == f"{other:.4f}":
+        return repr(value)  # the shortest text that reads back as this float: never the other's
+    return shown
 
 
 def _key(config: Config) -> ConfigKey:
@@ -372,5 +378,9 @@ def _baseline_entry(name: str, index: int, entry: Any, metrics: Sequence[str]) -
     return key, summary
 
 
-def _delivery(top_k: int, budget: int | None, overflow: str) -> str:
-    return f"top-{top_k}, " + ("no budget" if budget is None else f"budget {budget} {overflow}")
+def _delivery(top_k: int, budget: int | None, overflow: str, tokenizer: str | None = None) -> str:
+    """``top-5, budget 300 stop`` (characters) or ``top-5, budget 300 cl100k tokens stop``: what tells keys apart."""
+    if budget is None:
+        return f"top-{top_k}, no budget"
+    units = "" if tokenizer is None else f" {tokenizer} tokens"
+    return f"top-{top_k}, budget {budget}{units} {overflow}"

@@ -63,6 +63,9 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
     add_gold_source_options(group)
     if production:
         add_production_options(group)
+    else:  # no chunks file: the offset unit options are the question file's alone
+        add_offset_unit_option(group, "--questions-offset-unit", "evidence offsets of the questions (or SQuAD) file")
+        add_offset_unit_option(group, "--offset-unit", "the same as --questions-offset-unit (which wins)")
 
 
 def add_gold_source_options(group: Any) -> None:
@@ -222,6 +225,11 @@ def add_output_options(parser: argparse.ArgumentParser, offsets: bool = False) -
     group.add_argument("--markdown", metavar="PATH", help="Markdown report")
     if offsets:
         add_offset_unit_option(group, "--report-offset-unit", "offsets written in the reports (default codepoint)")
+
+
+def integer(text: str) -> int:
+    """argparse type: an integer (the bounds are the caller's)."""
+    return _integer(text)
 
 
 def positive_int(text: str) -> int:

@@ -85,11 +85,12 @@ def run(args: argparse.Namespace) -> int:
     check = check_gold(dataset.corpus, dataset.questions, CheckOptions(args.repeated, args.near_duplicate))
     allowed = tuple(args.allow or ())
     left_as_is: tuple[GoldIssue, ...] = ()
+    kept = True
     if args.write is not None:
-        fixed, left_as_is = _repaired(args, dataset)
+        fixed, left_as_is, kept = _repaired(args, dataset)
         common.write_outputs(args, {"write": lambda: fixed})
     console = render.console(stderr=common.stdout_is_data(args) or args.write == "-")
-    _print(console, dataset, check, allowed, left_as_is)
+    _print(console, dataset, check, allowed, left_as_is, kept)
     label = args.gold_match.label
     written = args.write if args.write not in (None, "-") else None
     common.write_outputs(
@@ -102,18 +103,25 @@ def run(args: argparse.Namespace) -> int:
     return common.EXIT_GATE if check.problems(allowed) else common.EXIT_OK
 
 
-def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...]]:
-    """The repaired questions file and the references it leaves as they were."""
+def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...], bool]:
+    """The repaired questions file, the references it could not resolve, and whether it keeps them as they were
+    (a questions file does; one written from Chroma's CSV or a test set holds the loaded questions only)."""
     questions = args.questions
     if questions is None and args.chroma is None and args.testset is None:
         questions = sample_paths()[1]
     if questions is not None:
-        return repair_questions(questions, dataset.corpus, args.gold_match)
-    return questions_jsonl(dataset.questions.questions, dataset.corpus), dataset.questions.issues
+        fixed, left = repair_questions(questions, dataset.corpus, args.gold_match, common.questions_offset_unit(args))
+        return fixed, left, True
+    return questions_jsonl(dataset.questions.questions, dataset.corpus), dataset.questions.issues, False
 
 
 def _print(
-    console: Any, dataset: Dataset, check: GoldCheck, allowed: tuple[str, ...], left: tuple[GoldIssue, ...]
+    console: Any,
+    dataset: Dataset,
+    check: GoldCheck,
+    allowed: tuple[str, ...],
+    left: tuple[GoldIssue, ...],
+    kept: bool = True,
 ) -> None:
     problems = check.problems(allowed)
     title = (
@@ -137,8 +145,9 @@ def _print(
     else:
         console.print(f"{title}: the gold is clean")
     if left:
+        outcome = "left as they were in the repaired file" if kept else "not resolved: their questions are not in it"
         print(
-            f"chunkscope: {len(left)} references left as they were in the repaired file: "
+            f"chunkscope: {len(left)} references {outcome}: "
             + "; ".join(f"{issue.question} ({issue.kind})" for issue in left[:10])
             + (" ..." if len(left) > 10 else ""),
             file=sys.stderr,
@@ -146,7 +155,7 @@ def _print(
 
 
 def _at_least_two(text: str) -> int:
-    value = common.positive_int(text)
+    value = common.integer(text)  # one bound, one message: 0 and 1 alike are "at least 2"
     if value < 2:
         raise argparse.ArgumentTypeError(f"must be at least 2, got {value}")
     return value

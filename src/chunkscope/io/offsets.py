@@ -169,3 +169,31 @@ def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, whe
         except OffsetError as exc:
             raise InputError(where[0], str(exc), line=where[1], field=f"{name}.{key}") from None
     return converted
+
+
+def evidence_in_unit(items: Any, corpus: Corpus, offsets: DocumentOffsets) -> Any:
+    """:func:`evidence_in_codepoints` the other way: every span's code-point ``start``/``end`` in ``offsets.unit``.
+
+    For a file written back in the unit it was read in (``gold check --write``); the offsets come from
+    resolved spans, so every one lies on a character boundary of its document.
+    """
+    if not isinstance(items, list):
+        return items
+    return [_item_in_unit(item, corpus, offsets) for item in items]
+
+
+def _item_in_unit(item: Any, corpus: Corpus, offsets: DocumentOffsets) -> Any:
+    if not isinstance(item, dict):
+        return item
+    if isinstance(item.get("any"), list):
+        return {**item, "any": [_item_in_unit(alternative, corpus, offsets) for alternative in item["any"]]}
+    document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
+    if document is None:
+        return item
+    converter = offsets.of(document.text)
+    converted = dict(item)
+    for key in ("start", "end"):
+        value = item.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= len(document.text):
+            converted[key] = converter.from_codepoint(value)
+    return converted

@@ -10,7 +10,7 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.gold import jsonl, span_record, trim_span
-from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints
+from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import exists, field_value, jsonl_records, read_text, record_id, shorten, times
@@ -84,23 +84,30 @@ def load_questions(
 
 
 def repair_questions(
-    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY
+    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY, offset_unit: OffsetUnit = "codepoint"
 ) -> tuple[str, tuple[GoldIssue, ...]]:
     """The questions file with every resolvable quote given by offsets, and the references left as they were.
 
     Each quote that the ladder resolves becomes ``{doc, quote, start, end}`` with the
     document's exact text as its quote (an approximate match is so resolved to
     offsets); spans lose their edge whitespace; ambiguous or unfound references are
-    kept unchanged and returned. Every other key of a record is kept.
+    kept unchanged and returned. Every other key of a record is kept. ``offset_unit``: what the
+    file's offsets count; the repaired file's offsets count the same.
     """
     path = Path(path)
+    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
     text, _ = read_text(path)
     resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient=True)
     records = []
     for number, record in _question_records(path, text):
         resolver.question_id = record["id"]
         where = (str(path), number)
-        evidence = [resolver.repaired(item, where, f"evidence[{i}]") for i, item in enumerate(record["evidence"])]
+        items = record["evidence"]
+        if offsets is not None:
+            items = evidence_in_codepoints(items, corpus, offsets, where)
+        evidence = [resolver.repaired(item, where, f"evidence[{i}]") for i, item in enumerate(items)]
+        if offsets is not None:
+            evidence = evidence_in_unit(evidence, corpus, offsets)
         records.append({**record, "evidence": evidence})
     return jsonl(records), tuple(resolver.issues)
 

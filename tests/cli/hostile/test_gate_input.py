@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hostile_helpers import FAST, inputs, one_line_error, write
 
+from chunkscope.cli import main
 from chunkscope.metrics.policy import metric_policy
 
 
@@ -73,5 +74,33 @@ def test_bad_baseline(
     path = write(tmp_path / "bad-baseline.json", make(baseline))
     argv = [*inputs(files), *FAST, "--baseline", str(path), "--fail-if-worse", "recall_at_5"]
     error = one_line_error(capsys, "eval", *argv)
-    assert error.startswith(f"chunkscope: error: {path}: " + (f"field '{field}': " if field else ""))
+    where = f"{path}:1" if message == "not a JSON report" else str(path)  # a syntax error names its line
+    assert error.startswith(f"chunkscope: error: {where}: " + (f"field '{field}': " if field else ""))
     assert message in error
+
+
+def test_a_baseline_with_a_syntax_error_names_its_line(
+    tmp_path: Path, files: dict[str, Path], baseline: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Indented, with one comma doubled (",,"): the error is on the line of "recall_at_5", which the message names.
+    lines = json.dumps(baseline, indent=1).splitlines()
+    number = next(i for i, line in enumerate(lines, start=1) if '"recall_at_5": ' in line)
+    lines[number - 1] += ","
+    path = write(tmp_path / "bad-baseline.json", "\n".join(lines) + "\n")
+    argv = [*inputs(files), *FAST, "--baseline", str(path), "--fail-if-worse", "recall_at_5"]
+    error = one_line_error(capsys, "eval", *argv)
+    assert error.startswith(f"chunkscope: error: {path}:{number}: not a JSON report: invalid JSON: "), error
+
+
+def test_a_baseline_in_other_budget_units_is_told_apart(
+    tmp_path: Path, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "chars.json"
+    assert main(["eval", *inputs(files), *FAST, "--budget", "30", "--json", str(saved)]) == 0
+    capsys.readouterr()
+    tokens = ["--budget", "30", "--budget-unit", "tokens", "--budget-tokenizer", "cl100k"]
+    argv = ["eval", *inputs(files), *FAST, *tokens, "--baseline", str(saved), "--fail-if-worse", "recall_at_5"]
+    error = one_line_error(capsys, *argv)
+    # The two sides differ only in the budget's unit: the message says so, not "budget 30 stop" twice.
+    assert "(top-5, budget 30 cl100k tokens stop); the baseline has " in error
+    assert error.endswith("(top-5, budget 30 stop)")
