@@ -13,7 +13,7 @@ character, or between the halves of a surrogate pair) has no code-point equivale
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -138,12 +138,41 @@ def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets,
     else is returned as it is, for the question loader to report. An offset inside a character is an
     InputError naming the file, line and field.
     """
+
+    def to_codepoint(converter: UnitOffsets, value: int, name: str) -> int:
+        try:
+            return converter.to_codepoint(value)
+        except OffsetError as exc:
+            raise InputError(where[0], str(exc), line=where[1], field=name) from None
+
+    return _evidence_converted(items, corpus, offsets, to_codepoint)
+
+
+def evidence_in_unit(items: Any, corpus: Corpus, offsets: DocumentOffsets) -> Any:
+    """:func:`evidence_in_codepoints` the other way: every span's code-point ``start``/``end`` in ``offsets.unit``.
+
+    For a file written back in the unit it was read in (``gold check --write``); the offsets come from
+    resolved spans, so every one lies on a character boundary of its document.
+    """
+
+    def from_codepoint(converter: UnitOffsets, value: int, name: str) -> int:
+        return converter.from_codepoint(value) if 0 <= value <= len(converter.text) else value
+
+    return _evidence_converted(items, corpus, offsets, from_codepoint)
+
+
+_Convert = Callable[["UnitOffsets", int, str], int]
+"""Converts one offset of a span (its converter, the value, the field's name for errors)."""
+
+
+def _evidence_converted(items: Any, corpus: Corpus, offsets: DocumentOffsets, convert: _Convert) -> Any:
+    """The evidence list with ``convert`` applied to the integer ``start``/``end`` of every span of a known doc."""
     if not isinstance(items, list):
         return items
-    return [_item_in_codepoints(item, corpus, offsets, where, f"evidence[{i}]") for i, item in enumerate(items)]
+    return [_item_converted(item, corpus, offsets, convert, f"evidence[{i}]") for i, item in enumerate(items)]
 
 
-def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int], name: str) -> Any:
+def _item_converted(item: Any, corpus: Corpus, offsets: DocumentOffsets, convert: _Convert, name: str) -> Any:
     if not isinstance(item, dict):
         return item
     if isinstance(item.get("any"), list):
@@ -151,7 +180,7 @@ def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, whe
         return {
             **item,
             "any": [
-                _item_in_codepoints(alternative, corpus, offsets, where, f"{name}.any[{i}]")
+                _item_converted(alternative, corpus, offsets, convert, f"{name}.any[{i}]")
                 for i, alternative in enumerate(alternatives)
             ],
         }
@@ -162,38 +191,6 @@ def _item_in_codepoints(item: Any, corpus: Corpus, offsets: DocumentOffsets, whe
     converted = dict(item)
     for key in ("start", "end"):
         value = item.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            continue
-        try:
-            converted[key] = converter.to_codepoint(value)
-        except OffsetError as exc:
-            raise InputError(where[0], str(exc), line=where[1], field=f"{name}.{key}") from None
-    return converted
-
-
-def evidence_in_unit(items: Any, corpus: Corpus, offsets: DocumentOffsets) -> Any:
-    """:func:`evidence_in_codepoints` the other way: every span's code-point ``start``/``end`` in ``offsets.unit``.
-
-    For a file written back in the unit it was read in (``gold check --write``); the offsets come from
-    resolved spans, so every one lies on a character boundary of its document.
-    """
-    if not isinstance(items, list):
-        return items
-    return [_item_in_unit(item, corpus, offsets) for item in items]
-
-
-def _item_in_unit(item: Any, corpus: Corpus, offsets: DocumentOffsets) -> Any:
-    if not isinstance(item, dict):
-        return item
-    if isinstance(item.get("any"), list):
-        return {**item, "any": [_item_in_unit(alternative, corpus, offsets) for alternative in item["any"]]}
-    document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
-    if document is None:
-        return item
-    converter = offsets.of(document.text)
-    converted = dict(item)
-    for key in ("start", "end"):
-        value = item.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= len(document.text):
-            converted[key] = converter.from_codepoint(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            converted[key] = convert(converter, value, f"{name}.{key}")
     return converted
