@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from pilot_helpers import FIXED_200, SIZE, async_test, make_app, settle
+from textual import events
 from textual.widgets import Input, Static
 
 from chunkscope.io.dataset import Dataset
@@ -151,3 +152,22 @@ async def test_dialog_writes_the_case_file_into_a_fifo(sample: Dataset, tmp_path
     case = reader.result()
     assert case.startswith("# Case q39: ") and "低温時バッテ✂リー保護機能" in case
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+@async_test
+async def test_enter_typed_with_x_writes_the_case_file(
+    sample: Dataset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "x Enter" in one terminal write: both keys are queued before x's action runs. The dialog must be open
+    # by the time Enter is dispatched (it was opened through the app's queue, behind Enter, which then went
+    # to the question list and the dialog waited with nothing written).
+    monkeypatch.chdir(tmp_path)
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.post_message(events.Key("x", "x"))
+        app.post_message(events.Key("enter", None))
+        await settle(pilot)
+        await settle(pilot)
+        assert not isinstance(app.screen, ExportDialog)
+    assert (tmp_path / "case-q01.md").read_text(encoding="utf-8").startswith("# Case q01: ")

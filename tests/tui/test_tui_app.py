@@ -466,6 +466,13 @@ async def test_keys_can_be_remapped_by_binding_id(sample: Dataset, monkeypatch: 
         await pilot.press("ctrl+o")
         await settle(pilot)
         assert app.session.a.shown is not None and app.session.a.shown.config == OVERLAP_40
+        # The help lists the keys as remapped, not the defaults (n for the next failing question did nothing).
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        rows = {row[3]: row[1] for row in help_rows(app.screen)}
+        assert rows["question.next-failing"] == "j"
+        assert rows["config.overlap"] == "^o, alt+o"
 
 
 @async_test
@@ -711,3 +718,28 @@ async def test_a_search_that_matches_nothing_empties_the_panes_and_owns_plus_and
         # No question is listed: the panes no longer show the one selected before the search.
         assert ranked.built_hits == 0 and ranked.border_title == "Ranked chunks"
         assert document.document is None
+
+
+@async_test
+async def test_the_selection_stays_in_view_when_a_filter_is_cleared(sample: Dataset) -> None:
+    # "lost" lists 17 questions, which fit the list unscrolled; back to all 40 with q39 selected, the list must
+    # scroll to it once its new height is laid out (the scroll stopped at the old end, 0, before).
+    app = make_app(sample, FIXED_200)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f", "f", "end")
+        await settle(pilot)
+        selected = app.session.selected_id
+        await pilot.press("escape")
+        await settle(pilot)
+        questions = app.screen.query_one(QuestionList)
+        assert len(questions.rows) == 40 and app.session.selected_id == selected
+        top = int(questions.scroll_offset.y)
+        assert top <= questions.cursor < top + questions.size.height, (top, questions.cursor)
+
+
+def help_rows(screen: HelpScreen) -> list[tuple[str, ...]]:
+    """The help's key table as plain cells (where, key, does, id), one tuple per row."""
+    table = screen.key_table()
+    columns = [[str(cell) for cell in column.cells] for column in table.columns]
+    return list(zip(*columns, strict=True))

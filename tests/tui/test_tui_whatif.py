@@ -12,6 +12,7 @@ from typing import Any
 
 from pilot_helpers import FIXED_200, async_test, make_app, settle
 from test_tui_snapshots import after
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -177,3 +178,18 @@ def test_a_chunking_that_fails_is_the_note(sample: Dataset) -> None:
     whatif = question_whatif(FailingEvaluator(sample), question, FIXED_200)  # type: ignore[arg-type]
     assert (whatif.spans, whatif.choices) == ((), ())
     assert whatif.note == "no what-if: fixed:size=200,overlap=0: chunks.jsonl line 3: no field 'text'"
+
+
+@async_test
+async def test_keys_typed_with_w_act_once_the_options_are_in(sample: Dataset) -> None:
+    # "w Down Enter" in one terminal write: Down and Enter reach the what-if while its options are still
+    # computed in the worker. They wait for them (they did nothing before): the second option is applied as B.
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for key in ("w", "down", "enter"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await settle(pilot)
+        await settle(pilot)
+        assert isinstance(app.screen, CompareScreen) and app.compare_open
+        assert app.session.b is not None and app.session.b.requested.chunker == "fixed:size=200,overlap=15"

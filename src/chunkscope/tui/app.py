@@ -32,7 +32,7 @@ from chunkscope.tui.collector import pace_collector
 from chunkscope.tui.commands import ChunkscopeCommands
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
-from chunkscope.tui.screens.export import ExportDialog, write_export_target
+from chunkscope.tui.screens.export import write_export_target
 from chunkscope.tui.screens.help import HelpScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.screens.summary import SummaryScreen
@@ -209,9 +209,6 @@ class ChunkscopeApp(App[None]):
 
     def on_summary_requested(self, message: messages.SummaryRequested) -> None:
         self.open_screen(SummaryScreen(self.session, compare=message.compare))
-
-    def on_export_dialog_requested(self, message: messages.ExportDialogRequested) -> None:
-        self.open_screen(ExportDialog(self.session, compare=message.compare))
 
     def on_config_form_requested(self, message: messages.ConfigFormRequested) -> None:
         """The form for one side; what it applies is requested like any configuration change."""

@@ -44,14 +44,6 @@ class SummaryRequested(Message):
         self.compare = compare
 
 
-class ExportDialogRequested(Message):
-    """A screen asks for the export dialog (exporting A and B when ``compare``)."""
-
-    def __init__(self, compare: bool) -> None:
-        super().__init__()
-        self.compare = compare
-
-
 class CancelRequested(Message):
     """A screen asks the app to stop the computation that is running."""
 

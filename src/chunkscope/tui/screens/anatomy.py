@@ -33,7 +33,12 @@ class AnatomyScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     AnatomyScreen { align: center middle; }
-    #anatomy-box { width: 92%; height: 90%; border: round $accent; background: $surface; padding: 0 1; }
+    #anatomy-box {
+        width: 92%; height: 90%; border: round $accent; background: $surface; padding: 0 1; overflow-x: auto;
+    }
+    /* The stage tables' numbers are cut with an ellipsis below this width (rich shrinks the columns):
+       narrower, the panel keeps it and scrolls sideways. */
+    #anatomy-panel { min-width: 104; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = bindings_for(Place.ANATOMY)

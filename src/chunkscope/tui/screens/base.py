@@ -27,6 +27,7 @@ from chunkscope.results import Config, ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.collector import BETWEEN_PIECES, collect_young
+from chunkscope.tui.screens.export import ExportDialog
 from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import ALL_QUESTIONS, GroupPicker
 from chunkscope.tui.screens.synced import SyncedScreen
@@ -810,8 +811,9 @@ class SessionScreen(SyncedScreen):
         self.post_message(messages.SummaryRequested(self.compare))
 
     def action_export(self) -> None:
-        """Ask the app for the export dialog of the selected question and the report."""
+        """The export dialog of the selected question and the report."""
         if self.session.a.shown is None:
             self.notify("Nothing to export yet: the evaluation is still running.", severity="warning")
             return
-        self.post_message(messages.ExportDialogRequested(self.compare))
+        # Opened here, not through the app's queue: keys typed with x (x Enter) are already queued behind it.
+        self.app.push_screen(ExportDialog(self.session, compare=self.compare))

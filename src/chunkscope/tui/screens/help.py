@@ -105,8 +105,10 @@ class HelpScreen(ModalScreen[None]):
         table.add_column("id", ratio=3, style="dim", overflow="fold")
         for section in HELP_SECTIONS:
             for index, binding in enumerate(section_bindings(section)):
-                keys = ", ".join(self.app.get_key_display(Binding(k.strip(), "")) for k in binding.key.split(","))
-                if binding.key_display:
+                remapped = self.app._keymap.get(binding.id) if binding.id is not None else None
+                key = remapped or binding.key  # CHUNKSCOPE_KEYMAP's keys replace the defaults
+                keys = ", ".join(self.app.get_key_display(Binding(k.strip(), "")) for k in key.split(","))
+                if binding.key_display and remapped is None:
                     keys = binding.key_display
                 table.add_row(
                     section.where if index == 0 else "", keys, binding.tooltip or binding.description, binding.id or ""

@@ -9,6 +9,7 @@ posts :class:`WhatIfScreen.OptionChosen` and the app evaluates the option as con
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -109,6 +110,8 @@ class WhatIfScreen(Screen[None]):
 
     def __init__(self, evaluator: Evaluator, question: Question, config: Config) -> None:
         super().__init__(id="whatif")
+        self._waiting: list[Callable[[], None]] = []
+        """Actions of keys typed while the what-if was computed (``w Down Enter``), run once it is in."""
         self.evaluator = evaluator
         self.question = question
         self.config = config
@@ -157,6 +160,9 @@ class WhatIfScreen(Screen[None]):
         self.whatif = message.whatif
         self.cursor = 0
         self.refresh_views()
+        waiting, self._waiting = self._waiting, []
+        for action in waiting:
+            action()
 
     def refresh_views(self) -> None:
         """Show the options and preview the selected one."""
@@ -191,13 +197,19 @@ class WhatIfScreen(Screen[None]):
 
     def action_move(self, step: int) -> None:
         """The previous or next option; the document previews it."""
-        if self.whatif is None or not self.whatif.choices:
+        if self.whatif is None:
+            self._waiting.append(lambda: self.action_move(step))
+            return
+        if not self.whatif.choices:
             return
         self.cursor = max(0, min(len(self.whatif.choices) - 1, self.cursor + step))
         self.refresh_views()
 
     def action_apply(self) -> None:
         """Evaluate the selected option as B beside A."""
+        if self.whatif is None:
+            self._waiting.append(self.action_apply)
+            return
         choice = self.choice
         if choice is None:
             self.notify("No option to apply.", severity="warning")

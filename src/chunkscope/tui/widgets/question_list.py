@@ -154,7 +154,14 @@ class QuestionList(QuietScrollView, can_focus=True):
         self.cursor = -1
         index = next((i for i, row in enumerate(self.rows) if row.question.id == selected_id), 0)
         self._place_cursor(index)
+        # A list that grew (a filter cleared) can scroll only once its new height is laid out: until then the
+        # scroll above stops at the old, shorter end, and the cursor row may lie below the window.
+        self.call_after_refresh(self._scroll_to_cursor)
         return self.current
+
+    def _scroll_to_cursor(self) -> None:
+        if 0 <= self.cursor < len(self.rows):
+            self.scroll_to_region(Region(0, self.cursor, 1, 1), animate=False, immediate=True)
 
     def select(self, question_id: str, index: int | None = None) -> bool:
         """Move the cursor to a question (at ``index`` when the caller knows it); False when not listed.
