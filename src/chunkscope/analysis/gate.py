@@ -327,13 +327,16 @@ def _describe(config: Config) -> str:
 
 
 def _number(value: float, other: float | None = None) -> str:
-    """``value`` to 4 decimals, or to as many digits as tell it from ``other`` (which it differs from)."""
-    if value == int(value):
-        return str(int(value))
-    shown = f"{value:.4f}"
-    if other is not None and other != int(other) and shown == f"{other:.4f}":
+    """``value`` to 4 decimals (whole numbers as such), or in full where that would read as ``other`` does
+    (which it differs from): ``0.5000`` against ``0.5000``, ``1.0000`` against ``1``."""
+    shown = _short_number(value)
+    if other is not None and float(shown) == float(_short_number(other)):
         return repr(value)  # the shortest text that reads back as this float: never the other's
     return shown
+
+
+def _short_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:.4f}"
 
 
 def _key(config: Config) -> ConfigKey:

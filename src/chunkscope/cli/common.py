@@ -227,14 +227,9 @@ def add_output_options(parser: argparse.ArgumentParser, offsets: bool = False) -
         add_offset_unit_option(group, "--report-offset-unit", "offsets written in the reports (default codepoint)")
 
 
-def integer(text: str) -> int:
-    """argparse type: an integer (the bounds are the caller's)."""
-    return _integer(text)
-
-
 def positive_int(text: str) -> int:
     """argparse type: an integer >= 1."""
-    value = _integer(text)
+    value = integer(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
@@ -242,13 +237,14 @@ def positive_int(text: str) -> int:
 
 def non_negative_int(text: str) -> int:
     """argparse type: an integer >= 0."""
-    value = _integer(text)
+    value = integer(text)
     if value < 0:
         raise argparse.ArgumentTypeError(f"must not be negative, got {value}")
     return value
 
 
-def _integer(text: str) -> int:
+def integer(text: str) -> int:
+    """argparse type: an integer (the bounds are the caller's)."""
     try:
         return int(text)
     except ValueError:

@@ -156,10 +156,8 @@ class SummaryScreen(SyncedScreen):
         The metrics table with its tests and the transition matrix are as wide as their cells: in a column
         too narrow for them every row wraps (at 80 and at 120 columns in the split view).
         """
-        left = [w for w in self.query("#summary-left > MetricsTable, #summary-left > TransitionMatrix") if w.display]
-        right = list(self.query("#summary-right > BucketChart, #summary-right > ChunkLengthChart"))
-        tables = [w for w in left if isinstance(w, SummaryWidget)]
-        charts = [w for w in right if isinstance(w, SummaryWidget)]
+        tables = [w for w in self.query("#summary-left > SummaryWidget").results(SummaryWidget) if w.display]
+        charts = list(self.query("#summary-right > SummaryWidget").results(SummaryWidget))
         width = self.query_one("#summary-body").content_size.width or self.size.width
         room = width - RIGHT_GAP
         fits = all(w.natural_width() <= room * 3 // 5 for w in tables) and all(
