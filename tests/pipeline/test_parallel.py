@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
+import struct
+import sys
+import threading
+import time
 from collections import defaultdict
 from pathlib import Path
 from types import MappingProxyType
@@ -14,7 +19,7 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline import parallel
 from chunkscope.pipeline.config import make_config
-from chunkscope.pipeline.parallel import FINISHED, Evaluation, dumps, evaluate_configs, loads
+from chunkscope.pipeline.parallel import FINISHED, ConfigProgress, Evaluation, dumps, evaluate_configs, loads
 from chunkscope.results import Config, QuestionResults
 from chunkscope.retrievers import dense
 
@@ -182,3 +187,83 @@ def test_chunking_problems_are_reported_once_in_configuration_order(sample: Data
         f"{chunks}:3: chunk 'c' text not found in 'en/order-api.md'; left out",
     )
     assert evaluate(sample, configs, 2).warnings == here
+
+
+class Stopped(Exception):
+    """Raised by the progress callback below: what Ctrl-C is to a command."""
+
+
+def _half_a_result(position: int) -> None:
+    """In the first worker: write the start of a 1,000-byte message on the results pipe (10 bytes of it) and
+    tell the parent through the progress queue, as a worker ended while it sends its result leaves it."""
+    if position != 0:
+        return
+    frame = sys._getframe()
+    while frame.f_code.co_name != "_process_worker":  # the executor's worker loop, which holds the pipe
+        assert frame.f_back is not None
+        frame = frame.f_back
+    results = frame.f_locals["result_queue"]
+    os.write(results._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    parallel._messages.put((position, "sending", 0, 1))
+
+
+def _send_half_a_result_then_wait(position: int, config: Config) -> bytes:
+    _half_a_result(position)
+    time.sleep(60)  # until the parent ends the worker
+    raise AssertionError("the worker was not ended")
+
+
+def _send_half_a_result_then_die(position: int, config: Config) -> bytes:
+    _half_a_result(position)
+    if position == 0:
+        os._exit(1)  # as the out-of-memory killer ends a worker
+    time.sleep(60)
+    raise AssertionError("the worker was not ended")
+
+
+def evaluation_within(seconds: float, sample: Dataset, report: ConfigProgress | None = None) -> list[BaseException]:
+    """Evaluate two configurations with two workers in a thread (so that a wait for ever fails the test instead of
+    holding it); what they raised, an empty list when they returned, or a TimeoutError when they still run."""
+    raised: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            evaluate_configs(sample.corpus, sample.questions.questions, sample_configs()[:2], 2, progress=report)
+        except BaseException as error:  # reported to the test
+            raised.append(error)
+
+    evaluation = threading.Thread(target=run, daemon=True)
+    evaluation.start()
+    evaluation.join(seconds)
+    return [TimeoutError(f"still running after {seconds} s")] if evaluation.is_alive() else raised
+
+
+fork_only = pytest.mark.skipif(parallel.start_method() != "fork", reason="the workers must inherit the test's task")
+
+
+@fork_only
+def test_stopping_while_a_worker_sends_its_result_ends(sample: Dataset, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C in `sweep --jobs 2` sometimes never ended the command, and an error in one configuration sometimes
+    # never ended the evaluation: a worker ended while it sent its result left the executor's manager thread
+    # waiting for the rest of the message, and the stop joined that thread.
+    monkeypatch.setattr(parallel, "_work", _send_half_a_result_then_wait)
+
+    def report(position: int, stage: str, done: int, total: int) -> None:
+        if stage == "sending":
+            raise Stopped
+
+    (raised,) = evaluation_within(30, sample, report)
+    assert isinstance(raised, Stopped)
+    assert multiprocessing.active_children() == []
+
+
+@fork_only
+def test_a_worker_killed_while_it_sends_its_result_is_an_error(
+    sample: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The executor notices a worker's end only between two messages: this one ended in the middle of one, and
+    # the evaluation waited for its task for ever instead of saying that a worker ended.
+    monkeypatch.setattr(parallel, "_work", _send_half_a_result_then_die)
+    (raised,) = evaluation_within(30, sample)
+    assert isinstance(raised, ChunkscopeError) and str(raised) == parallel.WORKER_ENDED
+    assert multiprocessing.active_children() == []

@@ -52,6 +52,8 @@ FINISHED = "finished"
 STAGE_INTERVAL = 0.1
 """Seconds between two progress messages of one worker within a stage."""
 
+WORKER_ENDED = "a worker process ended unexpectedly (out of memory?); try fewer --jobs"
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
@@ -214,7 +216,8 @@ def _evaluate_in_pool(
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
         begun()  # the workers are running: the first submit started every one of them
-        outcomes = _collect(futures, messages, report, taken)
+        processes = list(getattr(executor, "_processes", {}).values())
+        outcomes = _collect(futures, messages, report, taken, lambda: any(p.exitcode is not None for p in processes))
     except BaseException:
         _stop_workers(executor)
         raise
@@ -227,8 +230,10 @@ def _collect(
     messages: Any,
     report: ConfigProgress,
     taken: Callable[[int, ConfigResult], None],
+    ended: Callable[[], bool],
 ) -> list[_Outcome]:
-    """Wait for every task, relaying the workers' progress; the first failure ends the wait."""
+    """Wait for every task, relaying the workers' progress; the first failure ends the wait, and so does a
+    worker that ``ended`` while tasks are pending (workers end only once every task is done)."""
     outcomes: dict[int, _Outcome] = {}
     pending = set(futures)
     while pending:
@@ -239,14 +244,16 @@ def _collect(
             try:
                 payload = loads(future.result())
             except BrokenProcessPool:
-                raise ChunkscopeError(
-                    "a worker process ended unexpectedly (out of memory?); try fewer --jobs"
-                ) from None
+                raise ChunkscopeError(WORKER_ENDED) from None
             if isinstance(payload, _Failure):
                 raise payload.exception()
             outcomes[position] = payload
             taken(position, payload.result)
             report(position, FINISHED, 1, 1)
+        if pending and not done and ended():
+            # The executor sees a worker end only between two of its messages: one killed while it sent a
+            # result (the out-of-memory killer) leaves it reading the rest, and the tasks pending for ever.
+            raise ChunkscopeError(WORKER_ENDED)
     return [outcomes[position] for position in sorted(outcomes)]
 
 
@@ -278,14 +285,21 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
     """End the workers at once: queued tasks are cancelled and running ones killed."""
     # The executor offers no public way to end running tasks before Python 3.14 (terminate_workers).
     processes = dict(getattr(executor, "_processes", None) or {})
-    # Taken before shutdown, which forgets it: a second shutdown(wait=True) would not join it.
+    # Taken before shutdown, which forgets them: a second shutdown(wait=True) would not join the thread.
     manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+    results: Any = getattr(executor, "_result_queue", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes.values():
         if process.is_alive():
             process.terminate()
     for process in processes.values():
         process.join()
+    # A worker ended while it sent a result (a large one takes a while) leaves the manager thread reading the
+    # rest of that message, which no process will write: it waited for ever, and this join with it. With every
+    # worker gone, this process holds the last write end of the results pipe; closing it gives the reader end
+    # of file, and the manager thread ends as for a broken pool. (It never writes there.)
+    if results is not None:
+        results._writer.close()
     # Join the executor's manager thread too: left running, interpreter exit wakes it through a pipe that it
     # closes meanwhile in its own thread, which prints an "Exception ignored ... Bad file descriptor" traceback.
     if manager is not None:
