@@ -12,6 +12,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 from types import MappingProxyType
+from typing import NoReturn
 
 import pytest
 
@@ -207,18 +208,21 @@ def _half_a_result(position: int) -> None:
     parallel._messages.put((position, "sending", 0, 1))
 
 
-def _send_half_a_result_then_wait(position: int, config: Config) -> bytes:
-    _half_a_result(position)
+def _wait_to_be_ended() -> NoReturn:
     time.sleep(60)  # until the parent ends the worker
     raise AssertionError("the worker was not ended")
+
+
+def _send_half_a_result_then_wait(position: int, config: Config) -> bytes:
+    _half_a_result(position)
+    _wait_to_be_ended()
 
 
 def _send_half_a_result_then_die(position: int, config: Config) -> bytes:
     _half_a_result(position)
     if position == 0:
         os._exit(1)  # as the out-of-memory killer ends a worker
-    time.sleep(60)
-    raise AssertionError("the worker was not ended")
+    _wait_to_be_ended()
 
 
 def evaluation_within(seconds: float, sample: Dataset, report: ConfigProgress | None = None) -> list[BaseException]:

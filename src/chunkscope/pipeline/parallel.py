@@ -216,7 +216,7 @@ def _evaluate_in_pool(
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
         begun()  # the workers are running: the first submit started every one of them
-        processes = list(getattr(executor, "_processes", {}).values())
+        processes = _worker_processes(executor)
         outcomes = _collect(futures, messages, report, taken, lambda: any(p.exitcode is not None for p in processes))
     except BaseException:
         _stop_workers(executor)
@@ -284,15 +284,15 @@ def _sigint_ignored() -> Iterator[None]:
 def _stop_workers(executor: ProcessPoolExecutor) -> None:
     """End the workers at once: queued tasks are cancelled and running ones killed."""
     # The executor offers no public way to end running tasks before Python 3.14 (terminate_workers).
-    processes = dict(getattr(executor, "_processes", None) or {})
+    processes = _worker_processes(executor)
     # Taken before shutdown, which forgets them: a second shutdown(wait=True) would not join the thread.
     manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
     results: Any = getattr(executor, "_result_queue", None)
     executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes.values():
+    for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in processes.values():
+    for process in processes:
         process.join()
     # A worker ended while it sent a result (a large one takes a while) leaves the manager thread reading the
     # rest of that message, which no process will write: it waited for ever, and this join with it. With every
@@ -304,6 +304,11 @@ def _stop_workers(executor: ProcessPoolExecutor) -> None:
     # closes meanwhile in its own thread, which prints an "Exception ignored ... Bad file descriptor" traceback.
     if manager is not None:
         manager.join()
+
+
+def _worker_processes(executor: ProcessPoolExecutor) -> list[Any]:
+    """The executor's worker processes, started by the submits (it keeps them privately)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
 
 
 # --- the worker -----------------------------------------------------------------------------------
