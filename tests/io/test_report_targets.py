@@ -234,6 +234,33 @@ def test_refused_before_any_work(
     assert not (tmp_path / "newdir").exists()
 
 
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_corpus_document_reached_through_a_link_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None, link: str
+) -> None:
+    # corpus/policy.md -> notes/policy.md: `--markdown notes/policy.md` replaced the corpus document.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    document = notes / "policy.md"
+    document.write_text("Refunds take fourteen days.\n", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    if link == "symlink":
+        (corpus / "policy.md").symlink_to(document)
+    else:
+        os.link(document, corpus / "policy.md")
+    questions = tmp_path / "questions.jsonl"
+    question = {"id": "q1", "query": "refunds", "evidence": [{"doc": "policy.md", "quote": "Refunds"}]}
+    questions.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    argv = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--chunker", "paragraph"]
+    error = one_line_error(capsys, *argv, "--markdown", str(document))
+    assert error == (
+        f"chunkscope: error: refusing to write --markdown {document}: it is the document {corpus / 'policy.md'} "
+        f"of the corpus directory {corpus} (through a link)"
+    )
+    assert document.read_text(encoding="utf-8") == "Refunds take fourteen days.\n"
+
+
 def test_a_descriptor_open_for_reading_only_is_refused(
     argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None
 ) -> None:
