@@ -17,7 +17,7 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import is_dir, is_file, parse_json, read_text, reject_bom
+from chunkscope.io.text import exists, is_dir, parse_json, read_text, reject_bom, require_regular_file
 from chunkscope.model import Corpus, Document, EvidenceItem, GoldIssue, Question, QuestionSet, Span, SpanMatch
 
 COLUMNS = ("question", "references", "corpus_id")
@@ -35,8 +35,7 @@ def load_chroma(
     excluded, counted and listed in ``QuestionSet.issues``.
     """
     path = Path(path)
-    if not is_file(path):
-        raise InputError(str(path), "no such file")
+    require_regular_file(path)
     text, digest = read_text(path)
     reject_bom(path, text)
     root = corpora_directory(path, corpus_dir)
@@ -183,7 +182,7 @@ class _ChromaBuilder:
             if doc_id in self.documents:
                 return self.documents[doc_id]
             file = self.root / doc_id
-            if is_file(file):
+            if exists(file):  # a FIFO or device there is refused by read_text, named for what it is
                 text, digest = read_text(file)
                 self.documents[doc_id] = Document(doc_id, text, title=corpus_id)
                 self.sources.append(SourceFile(str(file), digest))

@@ -49,6 +49,22 @@ def exists(path: Path) -> bool:
     return path_mode(path) is not None
 
 
+def require_regular_file(path: Path) -> None:
+    """InputError unless ``path`` is a regular file, naming what is there instead.
+
+    ``no such file`` only when nothing is there; a directory, FIFO, device or socket is named for
+    what it is (``cannot read: it is a FIFO (pipe), not a regular file``).
+    """
+    mode = path_mode(path)
+    if mode is None:
+        raise InputError(str(path), "no such file")
+    if stat.S_ISDIR(mode):
+        raise InputError(str(path), "cannot read: it is a directory, not a regular file")
+    kind = non_regular_kind(mode)
+    if kind is not None:
+        raise InputError(str(path), f"cannot read: it is {kind}, not a regular file")
+
+
 def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256.
 

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from chunkscope.errors import InputError
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import is_file, jsonl_records
+from chunkscope.io.text import jsonl_records, require_regular_file
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
 
@@ -34,8 +34,7 @@ def load_tydi(path: str | Path, language: str | None = None) -> Dataset:
     counted too. Passage candidates become the document's paragraph structure.
     """
     path = Path(path)
-    if not is_file(path):
-        raise InputError(str(path), "no such file")
+    require_regular_file(path)
     text, digest = _read(path)
     builder = _TydiBuilder(str(path), language.lower() if language else None)
     for number, record in jsonl_records(path, text):
