@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import os
 import re
@@ -96,6 +97,24 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
 
 _NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 """Open flags so that a FIFO without a writer (or a terminal) cannot block or take over."""
+
+
+def open_regular(path: str | Path) -> io.BufferedReader:
+    """``path`` opened for binary reading when it is a regular file (links followed); OSError otherwise.
+
+    For caches and other files a program wrote itself: a FIFO, device or socket in their place is
+    never read (it could block or never end), and the open cannot wait for a FIFO's writer.
+    """
+    descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        kind = "a directory" if stat.S_ISDIR(mode) else non_regular_kind(mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"it is {kind}, not a regular file", str(path))
+        return open(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def non_regular_kind(mode: int) -> str | None:
