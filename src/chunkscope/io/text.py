@@ -10,7 +10,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -211,8 +211,15 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    reject_bom(path, text)
-    for number, line in enumerate(text.split("\n"), start=1):
+    """The JSON object of each non-blank line of ``text``, with its line number."""
+    return object_lines(path, enumerate(text.split("\n"), start=1))
+
+
+def object_lines(path: Path, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON object of each non-blank numbered line (a BOM on line 1 and anything but an object refused)."""
+    for number, line in lines:
+        if number == 1:
+            reject_bom(path, line)
         if not line.strip():
             continue
         record = parse_json(path, line, number)
