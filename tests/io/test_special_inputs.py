@@ -100,3 +100,17 @@ def test_a_chroma_corpus_file_that_is_a_fifo_is_named_so(tmp_path: Path, capsys:
     )
     error = error_line(capsys, ["--chroma", str(questions), "--corpus", str(corpora)])
     assert error == f"chunkscope: error: {corpora / 'wiki.md'}: cannot read: it is a FIFO (pipe), not a regular file"
+
+
+def test_a_chroma_corpora_directory_that_is_a_fifo_is_named_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    questions = tmp_path / "questions_df.csv"
+    questions.write_text("question,references,corpus_id\n", encoding="utf-8")
+    fifo = tmp_path / "corpora"
+    os.mkfifo(fifo)
+    error = error_line(capsys, ["--chroma", str(questions), "--corpus", str(fifo)])
+    assert error == (
+        f"chunkscope: error: {fifo}: no corpora directory: it is a FIFO (pipe) "
+        "(give --corpus DIR holding <corpus_id>.md files)"
+    )
