@@ -64,7 +64,12 @@ def file_damage(target: Path, files: dict[str, list[int]], description: str) -> 
     """The first listed file that is missing, not a regular file, or of another size or CRC-32; None when none.
 
     Sizes are all checked before any file is read: most damage (a truncated or replaced file) costs no reading.
+    Files the manifest leaves out (lock files) must be regular files too: tantivy opens them, and a FIFO
+    there would block it for ever.
     """
+    stray = _special_entry(target)
+    if stray is not None:
+        return stray
     for name, (size, _) in files.items():
         path = target / name
         if Path(name).name != name or name in ("", ".", ".."):
@@ -85,6 +90,25 @@ def file_damage(target: Path, files: dict[str, list[int]], description: str) -> 
             return f"{name}: {exc.strerror or exc}"
         if found != (size, crc):
             return f"{name} changed since the index was built (CRC-32 {found[1]:08x}, not {crc:08x})"
+    return None
+
+
+def _special_entry(target: Path) -> str | None:
+    """The first entry of ``target`` that is not a regular file (a link, a FIFO, a directory...), None if none."""
+    try:
+        entries = sorted(os.scandir(target), key=lambda entry: entry.name)
+    except OSError as exc:
+        return f"{target}: {exc.strerror or exc}"
+    for entry in entries:
+        if entry.is_file(follow_symlinks=False):
+            continue
+        try:
+            mode = entry.stat(follow_symlinks=False).st_mode
+        except OSError as exc:
+            return f"{entry.name}: {exc.strerror or exc}"
+        if stat.S_ISLNK(mode):
+            return f"{entry.name} is a symbolic link, not a regular file"
+        return f"{entry.name} is {'a directory' if stat.S_ISDIR(mode) else non_regular_kind(mode)}, not a regular file"
     return None
 
 
