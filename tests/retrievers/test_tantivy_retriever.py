@@ -528,3 +528,20 @@ def test_an_interrupted_build_leaves_nothing_behind(cache: Path, monkeypatch: py
     with pytest.raises(KeyboardInterrupt):
         Tantivy().build(synthetic_units(10)).rank([Question("q", "alpha", ())], 20)
     assert list((cache / "tantivy").iterdir()) == []
+
+
+def test_eval_after_damage_warns_once_and_reports_the_numbers_of_a_sound_index(
+    cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", "--chunker", "fixed:size=200", "--retriever", "tantivy", "--jobs", "1", "--json", "-"]
+    assert main(argv) == 0
+    sound = json.loads(capsys.readouterr().out)
+    (folder,) = (cache / "tantivy").iterdir()
+    damage_field_norms(folder, 3)
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["configs"] == sound["configs"]
+    warned = [line for line in captured.err.splitlines() if "warning" in line]
+    assert len(warned) == 1 and warned[0].startswith(
+        f"chunkscope: warning: the cached tantivy index {folder} is damaged"
+    )
