@@ -79,7 +79,7 @@ def test_a_directory_is_named_a_directory(tmp_path: Path, capsys: pytest.Capture
     folder = tmp_path / "folder"
     folder.mkdir()
     error = error_line(capsys, argv_for(option, str(folder), tmp_path))
-    assert error == f"chunkscope: error: {folder}: cannot read: it is a directory, not a regular file"
+    assert error == f"chunkscope: error: {folder}: cannot read: Is a directory"  # as --questions DIR says it
 
 
 def test_a_missing_file_is_still_no_such_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

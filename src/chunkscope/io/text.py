@@ -60,7 +60,7 @@ def require_regular_file(path: Path) -> None:
     if mode is None:
         raise InputError(str(path), "no such file")
     if stat.S_ISDIR(mode):
-        raise InputError(str(path), "cannot read: it is a directory, not a regular file")
+        raise InputError(str(path), f"cannot read: {os.strerror(errno.EISDIR)}")  # as read_text says it
     kind = non_regular_kind(mode)
     if kind is not None:
         raise InputError(str(path), f"cannot read: it is {kind}, not a regular file")
@@ -75,15 +75,7 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """
     kind = f" {what}" if what else ""
     try:
-        # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
-        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
-        with open(descriptor, "rb") as handle:
-            mode = os.fstat(descriptor).st_mode
-            if stat.S_ISDIR(mode):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-            file_kind = non_regular_kind(mode)
-            if file_kind is not None:
-                raise InputError(str(path), f"cannot read{kind}: it is {file_kind}, not a regular file")
+        with open_regular(path) as handle:
             raw = handle.read()
     except OSError as exc:
         raise InputError(str(path), f"cannot read{kind}: {exc.strerror or exc}") from None
@@ -105,10 +97,13 @@ def open_regular(path: str | Path) -> io.BufferedReader:
     For caches and other files a program wrote itself: a FIFO, device or socket in their place is
     never read (it could block or never end), and the open cannot wait for a FIFO's writer.
     """
+    # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
     descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
     try:
         mode = os.fstat(descriptor).st_mode
-        kind = "a directory" if stat.S_ISDIR(mode) else non_regular_kind(mode)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        kind = non_regular_kind(mode)
         if kind is not None:
             raise OSError(errno.EINVAL, f"it is {kind}, not a regular file", str(path))
         return open(descriptor, "rb")
