@@ -4,8 +4,8 @@ A gzip file is decompressed as a stream, one line at a time: the text as a whole
 small file that decompresses to gigabytes (a gzip bomb, or zeros without a newline) cannot exhaust
 memory. Two bounds, each a one-line error naming the file, the line and how to raise it:
 
-* a line may not be longer than ``CHUNKSCOPE_MAX_LINE`` bytes (default 64 MiB; a TyDi record, a whole
-  Wikipedia article with its passage offsets, is a few MB at most);
+* a line may not be longer than ``CHUNKSCOPE_MAX_LINE`` bytes (default 64 MiB; a TyDi record holds one
+  Wikipedia article with its passage offsets, and the longest articles are a few MB of text);
 * a gzip file may not decompress to more than ``CHUNKSCOPE_MAX_DECOMPRESSED`` bytes (default 4 GiB).
 
 Both take a number of bytes, optionally with ``K``, ``M`` or ``G`` (powers of 1024): ``CHUNKSCOPE_MAX_LINE=256M``.
