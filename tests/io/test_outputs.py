@@ -43,3 +43,24 @@ def test_a_new_file_elsewhere_is_allowed(inputs: tuple[Path, Path], tmp_path: Pa
     assert input_conflict(tmp_path / "case.md", inputs) is None
     assert input_conflict(tmp_path / "questions.jsonl.bak", inputs) is None
     assert input_conflict(tmp_path / "case.md", ()) is None
+
+
+def test_a_corpus_document_reached_through_a_symlink_or_hard_link_is_refused(tmp_path: Path) -> None:
+    # corpus/policy.md is a symlink to notes/policy.md: --markdown notes/policy.md overwrote the input, as the
+    # check compared the target with the corpus folder, not with the files read from it.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "policy.md").write_text("Policy.", encoding="utf-8")
+    (notes / "rules.txt").write_text("Rules.", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    (corpus / "sub").mkdir(parents=True)
+    (corpus / "policy.md").symlink_to(notes / "policy.md")
+    os.link(notes / "rules.txt", corpus / "sub" / "rules.txt")
+    assert input_conflict(notes / "policy.md", [corpus]) == (
+        f"it is the document {corpus / 'policy.md'} of the corpus directory {corpus} (through a link)"
+    )
+    assert input_conflict(notes / "rules.txt", [corpus]) == (
+        f"it is the document {corpus / 'sub' / 'rules.txt'} of the corpus directory {corpus} (through a link)"
+    )
+    (notes / "other.md").write_text("Other.", encoding="utf-8")
+    assert input_conflict(notes / "other.md", [corpus]) is None

@@ -210,6 +210,45 @@ def test_a_symlink_to_a_file_stays_a_link_and_its_file_is_replaced(
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("mode", [0o600, 0o640, 0o444], ids=["600", "640", "444"])
+def test_a_replaced_report_keeps_its_mode(
+    argv: list[str], expected: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: int
+) -> None:
+    # A private report (600) became 644 when it was written again: the new file took the umask's mode.
+    report = tmp_path / "private.json"
+    report.write_text("old", encoding="utf-8")
+    report.chmod(mode)
+    link = tmp_path / "link.json"
+    link.symlink_to(report)
+    for path in (report, link):
+        assert main([*argv, "--json", str(path)]) == 0
+        assert stat.S_IMODE(report.stat().st_mode) == mode
+        assert report.read_bytes() == expected
+    capsys.readouterr()
+
+
+def test_a_new_report_gets_the_umask_mode(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    previous = os.umask(0o027)
+    try:
+        assert main([*argv, "--json", str(tmp_path / "new.json")]) == 0
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+    capsys.readouterr()
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file away")
+def test_a_replaced_report_keeps_its_owner(tmp_path: Path) -> None:
+    report = tmp_path / "theirs.json"
+    report.write_text("old", encoding="utf-8")
+    os.chown(report, 54321, 54322)
+    report.chmod(0o600)
+    write_atomic(report, "new")
+    status = report.stat()
+    assert (status.st_uid, status.st_gid, stat.S_IMODE(status.st_mode)) == (54321, 54322, 0o600)
+    assert report.read_text(encoding="utf-8") == "new"
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [
@@ -232,6 +271,33 @@ def test_refused_before_any_work(
     error = one_line_error(capsys, *argv, "--json", target)
     assert error == f"chunkscope: error: cannot write --json {target}: {message.format(tmp=tmp_path)}"
     assert not (tmp_path / "newdir").exists()
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_corpus_document_reached_through_a_link_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_work: None, link: str
+) -> None:
+    # corpus/policy.md -> notes/policy.md: `--markdown notes/policy.md` replaced the corpus document.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    document = notes / "policy.md"
+    document.write_text("Refunds take fourteen days.\n", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    if link == "symlink":
+        (corpus / "policy.md").symlink_to(document)
+    else:
+        os.link(document, corpus / "policy.md")
+    questions = tmp_path / "questions.jsonl"
+    question = {"id": "q1", "query": "refunds", "evidence": [{"doc": "policy.md", "quote": "Refunds"}]}
+    questions.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    argv = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--chunker", "paragraph"]
+    error = one_line_error(capsys, *argv, "--markdown", str(document))
+    assert error == (
+        f"chunkscope: error: refusing to write --markdown {document}: it is the document {corpus / 'policy.md'} "
+        f"of the corpus directory {corpus} (through a link)"
+    )
+    assert document.read_text(encoding="utf-8") == "Refunds take fourteen days.\n"
 
 
 def test_a_descriptor_open_for_reading_only_is_refused(

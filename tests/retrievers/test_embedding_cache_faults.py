@@ -11,6 +11,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import struct
+import threading
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -187,6 +189,43 @@ def test_a_shard_header_claiming_a_huge_shape_is_a_damaged_shard(tmp_path: Path,
     assert (outcome.rankings, outcome.encoded, outcome.warnings) == (EXPECTED, DISTINCT, [])
     again = rank_with_letters()
     assert again.encoded == []  # the damaged shard was rewritten whole
+
+
+def test_a_shard_that_is_a_fifo_is_never_opened(tmp_path: Path, environment: Environment) -> None:
+    # A FIFO in place of a shard hung the run for ever: the shard was opened to read, waiting for a writer.
+    environment(cache_env(tmp_path))
+    shard = passage_cache(tmp_path).shard_path(text_key("ab")[:1].hex())
+    shard.parent.mkdir(parents=True)
+    os.mkfifo(shard)
+    outcomes: list[Outcome] = []
+    ranking = threading.Thread(target=lambda: outcomes.append(rank_with_letters()), daemon=True)
+    ranking.start()
+    ranking.join(30)
+    assert not ranking.is_alive(), "the run waits for a writer of the FIFO shard"
+    (outcome,) = outcomes
+    assert (outcome.rankings, outcome.encoded, outcome.warnings) == (EXPECTED, DISTINCT, [])
+    assert shard.is_file()  # replaced by the shard computed again
+    assert rank_with_letters().encoded == []
+
+
+def test_a_shard_whose_vectors_changed_on_disk_is_recomputed(tmp_path: Path, environment: Environment) -> None:
+    """One byte of a stored vector flipped, the file's size kept: the zip member's CRC-32 no longer matches."""
+    environment(cache_env(tmp_path))
+    assert rank_with_letters().encoded == DISTINCT
+    shard = passage_cache(tmp_path).shard_path(text_key("ab")[:1].hex())
+    data = bytearray(shard.read_bytes())
+    with zipfile.ZipFile(shard) as archive:
+        info = archive.getinfo("vectors.npy")
+    name_length, extra_length = struct.unpack_from("<HH", data, info.header_offset + 26)  # the local file header's
+    member = info.header_offset + 30 + name_length + extra_length
+    last = member + info.file_size - 4  # the last float32 of the vectors
+    before = np.frombuffer(bytes(data[last : last + 4]), dtype=np.float32)[0]
+    data[last] ^= 0x01  # its lowest mantissa bit: still finite, a different vector
+    assert np.isfinite(np.frombuffer(bytes(data[last : last + 4]), dtype=np.float32)[0]) and before > 0
+    shard.write_bytes(bytes(data))
+    outcome = rank_with_letters()
+    assert (outcome.rankings, outcome.warnings) == (EXPECTED, [])
+    assert "ab" in outcome.encoded  # the damaged shard's text embedded again
 
 
 def test_the_command_line_prints_one_warning_line(

@@ -27,28 +27,55 @@ def write_atomic(path: str | Path, content: str) -> None:
     A symlink is followed: the file it points to is replaced and the link stays.
     Anything else that is not a regular file (a device, a FIFO, a socket) is never
     replaced: OSError. :func:`chunkscope.io.targets.write_report` writes those directly.
+    A file that is replaced keeps its permission bits (a private report stays private)
+    and, where this process may set them, its owner and group; a new file gets
+    ``0o666`` less the umask, as ``open`` would give it.
     """
     target = Path(os.path.realpath(path))
-    _refuse_non_regular(target)
+    existing = _refuse_non_regular(target)
 
     def fill(handle: IO[bytes]) -> None:
         handle.write(content.encode("utf-8"))
 
-    replace_atomically(target, fill, mode=0o666 & ~_umask())
+    if existing is None:
+        replace_atomically(target, fill, mode=0o666 & ~_umask())
+    else:
+        replace_atomically(target, fill, mode=stat.S_IMODE(existing.st_mode), owner=existing)
 
 
-def replace_atomically(target: Path, fill: Callable[[IO[bytes]], None], mode: int | None = None) -> None:
+def replace_atomically(
+    target: Path, fill: Callable[[IO[bytes]], None], mode: int | None = None, owner: os.stat_result | None = None
+) -> None:
     """Create a temporary beside ``target``, let ``fill`` write it, then rename it over ``target``.
 
+    ``mode``: the temporary's permission bits. ``owner``: the status of the file replaced, whose
+    owner and group the temporary takes where allowed (root, or a group this process is in).
     On any failure (SIGTERM included, see :func:`remove_temporaries`) the temporary
     is removed and ``target`` is left as it was.
     """
     with temporary_beside(target) as (handle, temporary):
         fill(handle)
         handle.close()
+        if owner is not None:
+            _take_owner(temporary, owner)
         if mode is not None:
-            os.chmod(temporary, mode)
+            os.chmod(temporary, mode)  # after chown, which clears set-user/group-id bits
         os.replace(temporary, target)
+
+
+def _take_owner(temporary: str, owner: os.stat_result) -> None:
+    """Give ``temporary`` the owner and group of ``owner`` as far as allowed (the owner needs root)."""
+    chown = getattr(os, "chown", None)
+    if chown is None:
+        return
+    current = os.stat(temporary)
+    if (current.st_uid, current.st_gid) == (owner.st_uid, owner.st_gid):
+        return
+    with suppress(OSError):
+        chown(temporary, owner.st_uid, owner.st_gid)
+        return
+    with suppress(OSError):
+        chown(temporary, -1, owner.st_gid)  # a group this process is in
 
 
 @contextmanager
@@ -75,13 +102,15 @@ def remove_temporaries() -> None:
         _TEMPORARIES.discard(temporary)
 
 
-def _refuse_non_regular(target: Path) -> None:
+def _refuse_non_regular(target: Path) -> os.stat_result | None:
+    """The status of the regular file at ``target`` (None: nothing there); OSError for anything else."""
     try:
-        mode = target.stat().st_mode
+        status = target.stat()
     except FileNotFoundError:
-        return
-    if not stat.S_ISREG(mode):
+        return None
+    if not stat.S_ISREG(status.st_mode):
         raise OSError(f"{target} is not a regular file: it would be replaced, not written")
+    return status
 
 
 @contextmanager

@@ -17,7 +17,16 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import is_dir, is_file, parse_json, read_text, reject_bom
+from chunkscope.io.text import (
+    exists,
+    is_dir,
+    non_regular_kind,
+    parse_json,
+    path_mode,
+    read_text,
+    reject_bom,
+    require_regular_file,
+)
 from chunkscope.model import Corpus, Document, EvidenceItem, GoldIssue, Question, QuestionSet, Span, SpanMatch
 
 COLUMNS = ("question", "references", "corpus_id")
@@ -35,13 +44,14 @@ def load_chroma(
     excluded, counted and listed in ``QuestionSet.issues``.
     """
     path = Path(path)
-    if not is_file(path):
-        raise InputError(str(path), "no such file")
+    require_regular_file(path)
     text, digest = read_text(path)
     reject_bom(path, text)
     root = corpora_directory(path, corpus_dir)
     if not is_dir(root):
-        raise InputError(str(root), "no corpora directory (give --corpus DIR holding <corpus_id>.md files)")
+        mode = path_mode(root)
+        found = "" if mode is None else f": it is {non_regular_kind(mode) or 'a regular file'}"
+        raise InputError(str(root), f"no corpora directory{found} (give --corpus DIR holding <corpus_id>.md files)")
     builder = _ChromaBuilder(str(path), root, QuoteFinder(policy))
     for line, index, row in csv_rows(path, text, COLUMNS):
         builder.add_row(line, index, row)
@@ -183,7 +193,7 @@ class _ChromaBuilder:
             if doc_id in self.documents:
                 return self.documents[doc_id]
             file = self.root / doc_id
-            if is_file(file):
+            if exists(file):  # a FIFO or device there is refused by read_text, named for what it is
                 text, digest = read_text(file)
                 self.documents[doc_id] = Document(doc_id, text, title=corpus_id)
                 self.sources.append(SourceFile(str(file), digest))

@@ -21,7 +21,7 @@ from chunkscope.io.chroma import csv_rows
 from chunkscope.io.gold import locate_in_corpus
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, strip_hop_marker
 from chunkscope.io.sources import SourceFile
-from chunkscope.io.text import is_file, jsonl_records, parse_json, read_text, reject_bom, shorten
+from chunkscope.io.text import jsonl_records, parse_json, read_text, reject_bom, require_regular_file, shorten
 from chunkscope.model import Corpus, EvidenceItem, GoldIssue, Question, QuestionSet
 
 QUESTION_FIELDS = ("user_input", "question", "input", "query")
@@ -43,8 +43,7 @@ def load_testset(
     part of the context.
     """
     path = Path(path)
-    if not is_file(path):
-        raise InputError(str(path), "no such file")
+    require_regular_file(path)
     text, digest = read_text(path)
     finder = QuoteFinder(policy)
     questions: list[Question] = []

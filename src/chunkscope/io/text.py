@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import os
 import re
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,22 @@ def exists(path: Path) -> bool:
     return path_mode(path) is not None
 
 
+def require_regular_file(path: Path) -> None:
+    """InputError unless ``path`` is a regular file, naming what is there instead.
+
+    ``no such file`` only when nothing is there; a directory, FIFO, device or socket is named for
+    what it is (``cannot read: it is a FIFO (pipe), not a regular file``).
+    """
+    mode = path_mode(path)
+    if mode is None:
+        raise InputError(str(path), "no such file")
+    if stat.S_ISDIR(mode):
+        raise InputError(str(path), f"cannot read: {os.strerror(errno.EISDIR)}")  # as read_text says it
+    kind = non_regular_kind(mode)
+    if kind is not None:
+        raise InputError(str(path), f"cannot read: it is {kind}, not a regular file")
+
+
 def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """Text (newlines kept exactly, so CRLF offsets stay true) and its SHA-256.
 
@@ -58,15 +75,7 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
     """
     kind = f" {what}" if what else ""
     try:
-        # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
-        descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
-        with open(descriptor, "rb") as handle:
-            mode = os.fstat(descriptor).st_mode
-            if stat.S_ISDIR(mode):
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-            file_kind = non_regular_kind(mode)
-            if file_kind is not None:
-                raise InputError(str(path), f"cannot read{kind}: it is {file_kind}, not a regular file")
+        with open_regular(path) as handle:
             raw = handle.read()
     except OSError as exc:
         raise InputError(str(path), f"cannot read{kind}: {exc.strerror or exc}") from None
@@ -80,6 +89,27 @@ def read_text(path: Path, what: str = "") -> tuple[str, str]:
 
 _NO_WAIT = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 """Open flags so that a FIFO without a writer (or a terminal) cannot block or take over."""
+
+
+def open_regular(path: str | Path) -> io.BufferedReader:
+    """``path`` opened for binary reading when it is a regular file (links followed); OSError otherwise.
+
+    For caches and other files a program wrote itself: a FIFO, device or socket in their place is
+    never read (it could block or never end), and the open cannot wait for a FIFO's writer.
+    """
+    # Non-blocking, so that opening a FIFO without a writer does not hang before it can be refused.
+    descriptor = os.open(path, os.O_RDONLY | _NO_WAIT)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        kind = non_regular_kind(mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"it is {kind}, not a regular file", str(path))
+        return open(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def non_regular_kind(mode: int) -> str | None:
@@ -176,8 +206,15 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    reject_bom(path, text)
-    for number, line in enumerate(text.split("\n"), start=1):
+    """The JSON object of each non-blank line of ``text``, with its line number."""
+    return object_lines(path, enumerate(text.split("\n"), start=1))
+
+
+def object_lines(path: Path, lines: Iterable[tuple[int, str]]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON object of each non-blank numbered line (a BOM on line 1 and anything but an object refused)."""
+    for number, line in lines:
+        if number == 1:
+            reject_bom(path, line)
         if not line.strip():
             continue
         record = parse_json(path, line, number)

@@ -1,5 +1,7 @@
 """TyDi QA primary task (JSONL, optionally gzipped): UTF-8 byte offsets into ``document_plaintext``.
 
+The file is read line by line (a gzip file decompressed as a stream, within the bounds of :mod:`chunkscope.io.lines`).
+
 One record per question: ``example_id``, ``question_text``, ``language``,
 ``document_title``, ``document_plaintext``, ``passage_answer_candidates``
 (``plaintext_start_byte``/``plaintext_end_byte``) and ``annotations``, each with a
@@ -10,17 +12,15 @@ inside a multi-byte character is an error.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 from chunkscope.errors import InputError
+from chunkscope.io.lines import JsonlLines
 from chunkscope.io.sources import Dataset, SourceFile
-from chunkscope.io.text import is_file, jsonl_records
+from chunkscope.io.text import object_lines, require_regular_file
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
 
@@ -34,37 +34,18 @@ def load_tydi(path: str | Path, language: str | None = None) -> Dataset:
     counted too. Passage candidates become the document's paragraph structure.
     """
     path = Path(path)
-    if not is_file(path):
-        raise InputError(str(path), "no such file")
-    text, digest = _read(path)
+    require_regular_file(path)
+    lines = JsonlLines(path)  # streamed: a gzip file is never decompressed whole (see io.lines for the bounds)
     builder = _TydiBuilder(str(path), language.lower() if language else None)
-    for number, record in jsonl_records(path, text):
+    for number, record in object_lines(path, lines):
         builder.add(record, number)
+    digest = lines.sha256
     if not builder.questions:
         excluded = "; ".join(f"{count} {reason}" for reason, count in builder.excluded.items()) or "the file has none"
         raise InputError(str(path), f"the question set is empty: no answerable question ({excluded})")
     questions = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
     name = path.name.removesuffix(".gz").removesuffix(".jsonl")
     return Dataset(Corpus(tuple(builder.documents.values())), questions, (SourceFile(str(path), digest),), name)
-
-
-def _read(path: Path) -> tuple[str, str]:
-    """The (decompressed) text and the SHA-256 of the file as stored."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
-    digest = hashlib.sha256(raw).hexdigest()
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(str(path), f"not a valid gzip file: {exc}") from None
-    try:
-        return raw.decode("utf-8"), digest
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(str(path), f"not valid UTF-8 (byte {exc.start})", line=line) from None
 
 
 @dataclass(frozen=True, slots=True)

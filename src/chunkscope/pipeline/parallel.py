@@ -13,18 +13,26 @@ configuration's question results are built from (its rankings, above all) comes 
 unpickled on first use: the summary and the paired tests read only the results' columns.
 
 Workers ignore SIGINT: Ctrl-C interrupts the parent, which ends the workers and re-raises
-KeyboardInterrupt. A ChunkscopeError or ValueError in a worker (a bad spec, a missing extra) is
-raised again in the parent: the same exception, or, when it does not pickle, one with the same message.
+KeyboardInterrupt. Workers end with their parent however it ends (SIGKILL included, which no handler
+sees): on Linux the kernel sends each one SIGKILL when the parent dies (``PR_SET_PDEATHSIG``), elsewhere a
+thread in each worker notices that its parent changed and ends it. Left running, they held the command's
+stdout and stderr open, so a caller capturing its output waited for ever.
+
+A ChunkscopeError or ValueError in a worker (a bad spec, a missing extra) is raised again in the parent:
+the same exception, or, when it does not pickle, one with the same message.
 """
 
 from __future__ import annotations
 
+import ctypes
 import dataclasses
 import multiprocessing
 import operator
+import os
 import pickle
 import queue
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -39,6 +47,7 @@ from typing import Any
 
 from chunkscope.collector import collector_paused
 from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
+from chunkscope.io.atomic import remove_temporaries
 from chunkscope.model import Corpus, Question
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult, QuestionResult, QuestionResults, ResultRecipe
@@ -53,6 +62,9 @@ STAGE_INTERVAL = 0.1
 """Seconds between two progress messages of one worker within a stage."""
 
 WORKER_ENDED = "a worker process ended unexpectedly (out of memory?); try fewer --jobs"
+
+PARENT_WATCH_INTERVAL = 0.5
+"""Seconds between two looks at the parent, where the kernel cannot signal a worker that its parent died."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +223,8 @@ def _evaluate_in_pool(
     messages: Any = context.Queue()
     # A forked worker inherits the dataset; a spawned one unpickles it once, in the initializer.
     dataset: object = (corpus, questions) if method == "fork" else dumps((corpus, questions))
-    executor = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(dataset, messages))
+    initargs = (dataset, messages, os.getpid())
+    executor = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=initargs)
     try:
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
@@ -317,13 +330,54 @@ _evaluator: Evaluator | None = None
 _messages: Any = None
 
 
-def _start_worker(dataset: object, messages: Any) -> None:
-    """Pool initializer: hold the dataset in a worker-wide Evaluator (chunkings reused across tasks)."""
+def _start_worker(dataset: object, messages: Any, parent: int) -> None:
+    """Pool initializer: end with ``parent``; hold the dataset in a worker-wide Evaluator (chunkings reused)."""
     global _evaluator, _messages
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parent(parent)
     corpus, questions = loads(dataset) if isinstance(dataset, bytes) else dataset  # type: ignore[misc]
     _evaluator = Evaluator(corpus, questions)
     _messages = messages
+
+
+PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal this process gets when its parent dies (Linux)."""
+
+
+def end_with_parent(parent: int) -> None:
+    """Make this process end when ``parent`` (its parent now) ends, however it ends.
+
+    On Linux the kernel sends SIGKILL at the parent's death (``PR_SET_PDEATHSIG``); elsewhere, or when
+    that fails, a daemon thread looks at the parent every PARENT_WATCH_INTERVAL seconds. Either way the
+    parent is checked once more afterwards: if it died before, this process is already an orphan.
+    """
+    if not _kill_me_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), name="chunkscope-parent-watch", daemon=True).start()
+    if os.getppid() != parent:
+        _end_orphan()
+
+
+def _kill_me_with_parent() -> bool:
+    """Ask the kernel to SIGKILL this process when its parent dies; True when it will (Linux only)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH_INTERVAL)
+    _end_orphan()
+
+
+def _end_orphan() -> None:
+    """End this worker at once, its parent gone: no result can reach anyone."""
+    remove_temporaries()  # cache shards being written
+    os._exit(1)
 
 
 def _work(position: int, config: Config) -> bytes:

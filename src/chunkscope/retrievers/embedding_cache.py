@@ -4,8 +4,11 @@ Layout: ``ROOT/embeddings/<model slug>-<digest of model and prefix>/<xx>.npz``,
 where ``xx`` is the first byte of the text digest in hex (256 shards). A shard
 holds ``keys`` (n x 32 bytes, the SHA-256 of each text) and ``vectors`` (n x dim
 float32). Shards are written to a temporary file and renamed, so a reader never
-sees half a file; a shard that cannot be read or does not hold consistent
-arrays counts as empty, and its entries are computed again and rewritten. A
+sees half a file; a shard that cannot be read, is not a regular file (a FIFO
+or a device there is never opened for reading: it could block or never end),
+fails a member's CRC-32 (a zip member's checksum, checked as it is read) or
+does not hold consistent arrays counts as empty, and its entries are computed
+again and rewritten. A
 shard's array headers are checked against the file's size before anything is
 allocated, so a header claiming a huge shape is a damaged shard, not a MemoryError.
 Concurrent writers may drop each other's new entries, never corrupt a shard.
@@ -35,6 +38,7 @@ from numpy.lib import format as npy
 
 from chunkscope.errors import ChunkscopeWarning
 from chunkscope.io.atomic import replace_atomically
+from chunkscope.io.text import open_regular
 
 KEY_BYTES = 32
 
@@ -154,16 +158,14 @@ class EmbeddingCache:
 
     def _read(self, shard: str) -> tuple[np.ndarray, np.ndarray]:
         empty = (np.empty((0, KEY_BYTES), dtype=np.uint8), np.empty((0, 0), dtype=np.float32))
-        path = self.shard_path(shard)
-        if not path.exists():
-            return empty
         try:
-            size = path.stat().st_size
-            with zipfile.ZipFile(path) as archive:
+            # Only a regular file is read: a FIFO there would block for ever, a device never end.
+            with open_regular(self.shard_path(shard)) as handle, zipfile.ZipFile(handle) as archive:
+                size = os.fstat(handle.fileno()).st_size
                 keys = _read_array(archive, "keys.npy", np.dtype(np.uint8), size)
                 vectors = _read_array(archive, "vectors.npy", np.dtype(np.float32), size)
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return empty
+            return empty  # absent, not a regular file, or damaged (zip members carry a CRC-32, checked on read)
         consistent = keys.shape[1] == KEY_BYTES and len(vectors) == len(keys) and bool(np.isfinite(vectors).all())
         return (keys, vectors) if consistent else empty
 

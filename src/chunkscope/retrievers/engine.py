@@ -36,16 +36,18 @@ from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import Ranking
 from chunkscope.retrievers.base import EMPTY_RANKING, Progress, retrievers, tie_break_positions
 from chunkscope.retrievers.embedding_cache import cache_root
+from chunkscope.retrievers.index_check import description_damage, file_manifest
 from chunkscope.tokenize.base import Tokenizer, get_tokenizer
 from chunkscope.tokenize.chunks import chunk_token_batches
 from chunkscope.tokenize.streams import ChunkTokens
 
-INDEX_FORMAT = 1
-"""Version of what an index holds (fields, token escaping); part of the cache key."""
+INDEX_FORMAT = 2
+"""Version of what an index holds (fields, token escaping, the description's file manifest); part of the cache key."""
 FIELD = "body"
 UNIT = "unit"
 DESCRIPTION = "chunkscope.json"
-"""Written into each finished index directory: what it indexes (checked when the index is opened)."""
+"""Written into each finished index directory: what it indexes and the size and CRC-32 of each of its files
+(checked when the index is opened)."""
 WRITER_HEAP_BYTES = 256_000_000
 """tantivy's indexing memory budget; a full buffer is written out as a segment."""
 MAX_TOKEN_BYTES = 65_530
@@ -314,7 +316,8 @@ def open_or_build(
         return _temporary_index(source, progress)
     try:
         index = _write_index(staging, source, params, progress)
-        del index  # closed before its directory moves
+        del index  # closed before its directory moves, and before its files are summed up
+        _describe(staging, len(units), params)
         _publish(staging, target)
     except (OSError, ValueError) as exc:  # tantivy reports I/O errors as ValueError
         shutil.rmtree(staging, ignore_errors=True)
@@ -359,21 +362,53 @@ def _publish(staging: Path, target: Path) -> None:
 
 
 def _open_cached(target: Path, unit_count: int, built: bool = False) -> OpenedIndex | None:
-    """The finished index at ``target``, or None (absent, or damaged: then it is removed)."""
+    """The finished index at ``target``, or None (absent, or damaged: then it is removed, with a warning).
+
+    Every file the description lists must still have its size and CRC-32 (see :mod:`.index_check`):
+    tantivy itself reads a damaged file without complaint (a changed field norm only changes scores).
+    """
     description = target / DESCRIPTION
-    if not description.is_file():
-        return None
+    try:
+        os.lstat(description)
+    except OSError:
+        return None  # not built yet, or no cache directory (a fault the build reports)
     import tantivy  # the optional extra, checked when the spec was parsed
 
-    try:
-        described = json.loads(description.read_text(encoding="utf-8"))
-        index = tantivy.Index.open(str(target))
-        if described.get("units") != unit_count or index.searcher().num_docs != unit_count:
-            raise ValueError("unit count differs")
-    except (OSError, ValueError):
+    damage = description_damage(target, DESCRIPTION, {"units": unit_count, "format": INDEX_FORMAT})
+    if damage is None:
+        try:
+            index = tantivy.Index.open(str(target))
+            if index.searcher().num_docs != unit_count:
+                damage = "its unit count differs"
+        except (OSError, ValueError) as exc:  # tantivy reports a broken index as ValueError
+            damage = f"tantivy cannot open it: {exc}"
+    if damage is not None:
+        _warn_damaged(target, damage)
         shutil.rmtree(target, ignore_errors=True)  # rebuilt by the caller
         return None
     return OpenedIndex(index, target, built)
+
+
+def _describe(folder: Path, unit_count: int, params: Tantivy) -> None:
+    """Write the description of the finished, closed index in ``folder``, its file manifest included."""
+    import tantivy
+
+    description = {
+        "units": unit_count,
+        "tokenizer": params.tokenizer,
+        "format": INDEX_FORMAT,
+        "chunkscope": __version__,
+        "tantivy": getattr(tantivy, "__version__", "unknown"),
+        "files": file_manifest(folder, DESCRIPTION),
+    }
+    (folder / DESCRIPTION).write_text(json.dumps(description, indent=2) + "\n", encoding="utf-8")
+
+
+def _warn_damaged(target: Path, damage: str) -> None:
+    warnings.warn(
+        ChunkscopeWarning(f"the cached tantivy index {target} is damaged ({damage}); building it again"),
+        stacklevel=4,
+    )
 
 
 def _temporary_index(source: _Source, progress: Callable[[int], None]) -> OpenedIndex:
@@ -457,15 +492,6 @@ def _write_index(path: Path | None, source: _Source, params: Tantivy, progress: 
     units = source.units
     progress(len(units))
     index.reload()
-    if path is not None:
-        description = {
-            "units": len(units),
-            "tokenizer": params.tokenizer,
-            "format": INDEX_FORMAT,
-            "chunkscope": __version__,
-            "tantivy": getattr(tantivy, "__version__", "unknown"),
-        }
-        (path / DESCRIPTION).write_text(json.dumps(description, indent=2) + "\n", encoding="utf-8")
     return index
 
 
