@@ -7,6 +7,7 @@ so the truth does not come from LangChain's own ``start_index``.
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -101,3 +102,20 @@ def test_a_chunk_that_fits_twice_is_reported_ambiguous(tmp_path: Path) -> None:
     assert (summary.exact, summary.relocated, summary.ambiguous, summary.not_found) == (0, 4, 1, 0)
     warning = f"{path}:4: chunk '3' ambiguous in 'docs/pets.md': its text fits at offsets 48, 57; left out"
     assert warning in chunking.problems
+
+
+def test_a_chunk_ending_where_its_predecessor_ends_keeps_the_order(tmp_path: Path) -> None:
+    # real RecursiveCharacterTextSplitter output: "ff.g g" (7..13) is followed by "g" (12..13), which ends where
+    # it ends, and no later "g" can follow it before "ff.a" (17). The old order rule (ends strictly increase)
+    # found no placement and placed every chunk alone, warning that the chunks were out of order.
+    text = "ddddbb\nff.g g \n\n\nff.a ddddcccff. e\n\nbb\n\n\ng g\ndddd a ccc ccc\n"
+    splitter = splitters.RecursiveCharacterTextSplitter(chunk_size=7, chunk_overlap=2, add_start_index=True)
+    records = [d.model_dump() for d in splitter.create_documents([text], metadatas=[{"source": "notes.txt"}])]
+    spans = [(r["metadata"]["start_index"], r["metadata"]["start_index"] + len(r["page_content"])) for r in records]
+    assert ((7, 13), (12, 13)) in set(itertools.pairwise(spans))  # the equal ends, as the splitter wrote them
+    assert all(text[start:end] == r["page_content"] for r, (start, end) in zip(records, spans, strict=True))
+    chunking = read_chunks(write(tmp_path / "dump.jsonl", records, True), Corpus((Document("notes.txt", text),)))
+    assert chunking.imported is not None and chunking.imported.unordered_docs == ()
+    assert not [p for p in chunking.problems if "not in document order" in p]
+    assert chunking.imported.exact == len(records)
+    assert [(c.start, c.end) for c in chunking.units] == spans

@@ -107,6 +107,11 @@ class _Tally:
                 f"{self.path}:{_where(later)}: chunks of '{document.id}' are not in document order ({_name(later)} "
                 f"cannot follow {_name(earlier)}): placed by their offsets and by texts that occur once"
             )
+        if placed.unweighed:
+            self.problems.append(
+                f"{self.path}: {placed.unweighed} chunks of '{document.id}' each fit at many places in long runs of "
+                "repeated text, past the placement budget: left out as ambiguous without weighing them"
+            )
         units = []
         for chunk, piece, placement in zip(chunks, pieces, placed.placements, strict=True):
             if placement.start is None:
