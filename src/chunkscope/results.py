@@ -804,6 +804,9 @@ class ChunkImport:
     """Chunks left out, never guessed: ambiguous or not found."""
     unordered_docs: tuple[str, ...] = ()
     """Documents whose chunks the dump does not list front to back: placed without the order."""
+    newline_view_docs: tuple[str, ...] = ()
+    """Documents with CRLF line endings whose chunks were cut from their universal-newlines (LF) view: placed
+    there and mapped back (``io.newlines``)."""
 
     @property
     def ambiguous(self) -> int:

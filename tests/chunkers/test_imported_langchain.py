@@ -119,3 +119,42 @@ def test_a_chunk_ending_where_its_predecessor_ends_keeps_the_order(tmp_path: Pat
     assert not [p for p in chunking.problems if "not in document order" in p]
     assert chunking.imported.exact == len(records)
     assert [(c.start, c.end) for c in chunking.units] == spans
+
+
+def crlf_corpus_and_dump(tmp_path: Path) -> tuple[Path, Path, str, list[dict[str, Any]]]:
+    """A CRLF document on disk and the dump LangChain makes of it: TextLoader reads it with open() (universal
+    newlines, so its chunks hold LF and its start_index counts the LF text), then the splitter cuts it."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    paragraphs = [f"Section {n}\nRefunds take {n} days.\nContact support for help." for n in range(6)]
+    (corpus / "policy.txt").write_bytes("\n\n".join(paragraphs).replace("\n", "\r\n").encode())
+    with open(corpus / "policy.txt", encoding="utf-8") as handle:  # what TextLoader does
+        read = handle.read()
+    splitter = splitters.RecursiveCharacterTextSplitter(chunk_size=60, chunk_overlap=20, add_start_index=True)
+    records = [d.model_dump() for d in splitter.create_documents([read], metadatas=[{"source": "policy.txt"}])]
+    return corpus, tmp_path / "dump.jsonl", read, records
+
+
+def test_a_crlf_document_cut_by_a_text_mode_pipeline_is_placed_through_its_lf_view(tmp_path: Path) -> None:
+    from chunkscope.io.corpus import load_corpus
+    from chunkscope.reports.offsets import chunk_import_dict
+
+    corpus_dir, dump, read, records = crlf_corpus_and_dump(tmp_path)
+    corpus, _ = load_corpus(str(corpus_dir))
+    original = corpus.documents[0].text
+    assert "\r\n" in original and "\r" not in read and any("\n" in r["page_content"] for r in records)
+    chunking = read_chunks(write(dump, records, True), corpus)
+    summary = chunking.imported
+    assert summary is not None
+    # before: every chunk holding a line break was "not found" and eval blamed chunking
+    assert (summary.exact, summary.not_found, summary.ambiguous) == (len(records), 0, 0)
+    assert summary.newline_view_docs == ("policy.txt",)
+    for unit, record in zip(chunking.units, records, strict=True):
+        lf_start = record["metadata"]["start_index"]
+        # by hand: one "\r" before every "\n" of the LF text, and the body is the file's own text
+        assert unit.start == lf_start + read.count("\n", 0, lf_start)
+        assert unit.text == record["page_content"].replace("\n", "\r\n") == original[unit.start : unit.end]
+    notice = next(p for p in chunking.problems if "line endings differ" in p)
+    assert notice.startswith(f"{dump}: line endings differ: 'policy.txt' has CRLF line endings")
+    assert "placed through the universal-newlines view" in notice
+    assert chunk_import_dict(summary)["newline_view_docs"] == ["policy.txt"]  # in every JSON report

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
 from chunkscope.io.chunk_dumps import FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
-from chunkscope.io.locate import Piece, Placement, place_in_order
+from chunkscope.io.locate import OrderedPlacement, Piece, Placement, place_in_order
+from chunkscope.io.newlines import newline_view
 from chunkscope.io.offsets import OFFSET_UNITS, DocumentOffsets, OffsetError, check_unit
 from chunkscope.model import Chunk, Corpus, Document
 from chunkscope.results import ChunkImport, UnplacedChunk
@@ -74,6 +75,8 @@ def read_chunks(
     for document in corpus.documents:
         if document.id in by_doc:
             tally.place(document, by_doc[document.id], offsets)
+    if tally.newline_docs:
+        tally.problems.insert(0, newline_notice(path, tally.newline_docs))
     summary = ChunkImport(
         path,
         dump.format,
@@ -81,8 +84,21 @@ def read_chunks(
         tally.counts["relocated"],
         tuple(tally.unplaced),
         tuple(tally.unordered),
+        tuple(tally.newline_docs),
     )
     return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+
+
+def newline_notice(path: str, documents: list[str]) -> str:
+    """The one line that says a dump's chunks were placed through the universal-newlines view of its documents."""
+    shown = ", ".join(f"'{doc}'" for doc in documents[:5]) + (
+        f" and {len(documents) - 5} more" if len(documents) > 5 else ""
+    )
+    return (
+        f"{path}: line endings differ: {shown} {'has' if len(documents) == 1 else 'have'} CRLF line endings, and "
+        "the chunks were cut from the text read with universal newlines (CRLF as LF: Python's open(), LangChain's "
+        "TextLoader): placed through the universal-newlines view, offsets mapped back to the file's text"
+    )
 
 
 @dataclass(slots=True)
@@ -95,11 +111,24 @@ class _Tally:
     unplaced: list[UnplacedChunk] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unordered: list[str] = field(default_factory=list)
+    newline_docs: list[str] = field(default_factory=list)
 
     def place(self, document: Document, chunks: list[DumpChunk], offsets: DocumentOffsets) -> None:
-        """Place one document's chunks (in dump order) and add them, sorted by position."""
-        pieces = [_piece(self.path, chunk, document, offsets) for chunk in chunks]
+        """Place one document's chunks (in dump order) and add them, sorted by position.
+
+        A document holding ``\\r`` whose chunks are not all found is also tried through its universal-newlines
+        view (``io.newlines``), the text a text-mode reader cut them from; the view is taken when it places more.
+        """
+        pieces = [_piece(self.path, chunk, document.text, offsets) for chunk in chunks]
         placed = place_in_order(document.text, pieces)
+        to_original = None
+        if "\r" in document.text and any(p.status == "not_found" for p in placed.placements):
+            view = newline_view(document.text)
+            view_pieces = [_piece(self.path, chunk, view.text, offsets) for chunk in chunks]
+            view_placed = place_in_order(view.text, view_pieces)
+            if _placed_count(view_placed) > _placed_count(placed):
+                pieces, placed, to_original = view_pieces, view_placed, view.to_original
+                self.newline_docs.append(document.id)
         if placed.order_break is not None:
             self.unordered.append(document.id)
             later, earlier = (chunks[i] for i in placed.order_break)
@@ -122,11 +151,17 @@ class _Tally:
                 continue
             self.counts[placement.status] += 1
             start, end = placement.start, placement.start + len(piece.text)
+            if to_original is not None:
+                start, end = to_original(start), to_original(end)
             units.append(
                 Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section)
             )
         units.sort(key=_position)
         self.units.extend(units)
+
+
+def _placed_count(placed: OrderedPlacement) -> int:
+    return sum(1 for placement in placed.placements if placement.placed)
 
 
 def _position(unit: Chunk) -> tuple[int, int]:
@@ -146,16 +181,16 @@ def _check_unique_ids(dump: Dump) -> None:
             )
 
 
-def _piece(path: str, chunk: DumpChunk, document: Document, offsets: DocumentOffsets) -> Piece:
-    """The chunk as a piece to place: its text and the start it claims, in code points."""
-    converter = offsets.of(document.text)
+def _piece(path: str, chunk: DumpChunk, text: str, offsets: DocumentOffsets) -> Piece:
+    """The chunk as a piece to place in ``text``: its text and the start it claims, in code points."""
+    converter = offsets.of(text)
     start = _converted(path, chunk, chunk.start, chunk.start_field, converter.to_codepoint, chunk.text is None)
     end = _converted(path, chunk, chunk.end, chunk.end_field, converter.to_codepoint, chunk.text is None)
     if chunk.text is None:  # offsets only: they are the chunk
         assert start is not None and end is not None
         if end <= start:
             raise _error(path, chunk, f"{chunk.end} must be greater than start ({chunk.start})", chunk.end_field)
-        return Piece(document.text[start:end], start, fixed=True)
+        return Piece(text[start:end], start, fixed=True)
     # Exact only when the text stands at [start, end): an end the dump gives but that is unusable (-1, past the
     # document) is as wrong as one that disagrees with the text; a dump that gives no end at all claims a start.
     holds = start is not None and (end - start == len(chunk.text) if end is not None else chunk.end is None)
@@ -207,7 +242,9 @@ def _name(chunk: DumpChunk) -> str:
 
 def import_summary_line(summary: ChunkImport) -> str:
     """One line for stderr: what the dump held and how its chunks were placed."""
+    viewed = len(summary.newline_view_docs)
+    through = f"; {viewed} CRLF document{'s' if viewed > 1 else ''} placed through the universal-newlines view"
     return (
         f"{summary.path} ({summary.format}): {summary.total} chunks: {summary.exact} exact, "
         f"{summary.relocated} relocated, {summary.ambiguous} ambiguous, {summary.not_found} not found"
-    )
+    ) + (through if viewed else "")

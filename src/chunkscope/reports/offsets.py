@@ -79,6 +79,7 @@ def chunk_import_dict(summary: ChunkImport) -> dict[str, Any]:
             for chunk in summary.unplaced
         ],
         "unordered_docs": list(summary.unordered_docs),
+        **({"newline_view_docs": list(summary.newline_view_docs)} if summary.newline_view_docs else {}),
     }
 
 
