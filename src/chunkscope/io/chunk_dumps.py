@@ -284,7 +284,11 @@ _SIGNATURES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
 def _chunkscope_chunk(path: str, item: _Item, doc_key: str | None) -> DumpChunk:
     record = item.value
     fields = _Fields(path, item)
-    chunk_id = fields.string(record, "id", required=True)
+    identifier = record.get("id")
+    if isinstance(identifier, int) and not isinstance(identifier, bool):  # a vector store's integer id
+        chunk_id = str(identifier)
+    else:
+        chunk_id = fields.string(record, "id", required=True)
     text = fields.string(record, "text") if "text" in record else None
     has_offsets = "start" in record or "end" in record
     if not has_offsets and text is None:
