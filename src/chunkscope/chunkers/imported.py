@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -50,8 +51,11 @@ class ImportedChunker:
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
         chunking = read_chunks(self.path, corpus, self.format, self.doc_key, self.offset_unit)
         if not chunking.units:
-            problems = chunking.imported.total if chunking.imported else 0
+            summary = chunking.imported
+            problems = summary.total if summary else 0
             reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
+            if summary is not None and summary.rewritten:
+                reason += f": {rewritten_explanation(summary.rewritten)}"
             raise InputError(self.path, f"the chunking is empty: {reason}")
         return chunking
 
@@ -66,7 +70,7 @@ def read_chunks(
     """Read a dump, check every chunk against ``corpus`` and place the ones whose offsets do not hold."""
     dump = read_dump(path, format, doc_key)
     _check_unique_ids(dump)
-    resolver = DocumentResolver(corpus)
+    resolver = DocumentResolver(corpus, dump.samples)
     by_doc: dict[str, list[DumpChunk]] = {}
     for chunk in dump.chunks:
         by_doc.setdefault(resolver.resolve(path, chunk), []).append(chunk)
@@ -77,6 +81,8 @@ def read_chunks(
             tally.place(document, by_doc[document.id], offsets)
     if tally.newline_docs:
         tally.problems.insert(0, newline_notice(path, tally.newline_docs))
+    if tally.rewritten:
+        tally.problems.append(f"{path}: {rewritten_explanation(tally.rewritten)}")
     summary = ChunkImport(
         path,
         dump.format,
@@ -85,8 +91,21 @@ def read_chunks(
         tuple(tally.unplaced),
         tuple(tally.unordered),
         tuple(tally.newline_docs),
+        tally.rewritten,
     )
     return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+
+
+def rewritten_explanation(count: int) -> str:
+    """Why chunks found only in the normalised text cannot be placed, and what to export instead."""
+    return (
+        f"{count} chunk{'s' if count > 1 else ''} not found match{'' if count > 1 else 'es'} the document text "
+        "once whitespace and line breaks are normalised and Markdown heading lines dropped: the splitter "
+        "rewrote the text (LangChain's MarkdownHeaderTextSplitter strips the headers and joins lines with '  \\n'), "
+        "so no position in the document holds them; export chunks whose text is the document's own "
+        "(RecursiveCharacterTextSplitter or MarkdownTextSplitter with add_start_index=True), or measure "
+        "chunkscope's own markdown chunker, which keeps headers as sections"
+    )
 
 
 def newline_notice(path: str, documents: list[str]) -> str:
@@ -112,6 +131,7 @@ class _Tally:
     problems: list[str] = field(default_factory=list)
     unordered: list[str] = field(default_factory=list)
     newline_docs: list[str] = field(default_factory=list)
+    rewritten: int = 0
 
     def place(self, document: Document, chunks: list[DumpChunk], offsets: DocumentOffsets) -> None:
         """Place one document's chunks (in dump order) and add them, sorted by position.
@@ -141,6 +161,9 @@ class _Tally:
                 f"{self.path}: {placed.unweighed} chunks of '{document.id}' each fit at many places in long runs of "
                 "repeated text, past the placement budget: left out as ambiguous without weighing them"
             )
+        missing = [piece.text for piece, p in zip(pieces, placed.placements, strict=True) if p.status == "not_found"]
+        if missing:
+            self.rewritten += _found_normalised(document.text, missing[:_NORMALISED_CHECKS])
         units = []
         for chunk, piece, placement in zip(chunks, pieces, placed.placements, strict=True):
             if placement.start is None:
@@ -158,6 +181,23 @@ class _Tally:
             )
         units.sort(key=_position)
         self.units.extend(units)
+
+
+_NORMALISED_CHECKS = 200
+"""Chunks of a document checked against its normalised text (each check reads the whole text)."""
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
+
+
+def _found_normalised(text: str, missing: list[str]) -> int:
+    """How many of the ``missing`` texts occur in ``text`` once whitespace runs are one space (and, failing that,
+    once Markdown heading lines are dropped too): a splitter that rewrote the text rather than cut it."""
+    spaced = " ".join(text.split())
+    headless = " ".join(_HEADING_LINE.sub("", text).split())
+    found = 0
+    for needle in missing:
+        normalised = " ".join(needle.split())
+        found += bool(normalised) and (normalised in spaced or normalised in headless)
+    return found
 
 
 def _placed_count(placed: OrderedPlacement) -> int:

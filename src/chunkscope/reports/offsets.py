@@ -80,6 +80,7 @@ def chunk_import_dict(summary: ChunkImport) -> dict[str, Any]:
         ],
         "unordered_docs": list(summary.unordered_docs),
         **({"newline_view_docs": list(summary.newline_view_docs)} if summary.newline_view_docs else {}),
+        **({"rewritten": summary.rewritten} if summary.rewritten else {}),
     }
 
 
