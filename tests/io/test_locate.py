@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -242,3 +244,21 @@ def test_runs_past_the_budget_are_left_out_unweighed() -> None:
     assert unweighed.placements[-1] == Placement("relocated", len(text) - 4)
     first = unweighed.placements[1]
     assert first.status == "ambiguous" and first.candidates[:2] == (5, 5 + len(notice))
+
+
+def test_the_imported_chunker_warns_of_chunks_left_out_unweighed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunkscope.chunkers.imported import read_chunks
+    from chunkscope.io import locate
+    from chunkscope.model import Corpus, Document
+
+    monkeypatch.setattr(locate, "WEIGH_BUDGET_FACTOR", 0)
+    monkeypatch.setattr(locate, "WEIGH_BUDGET_FLOOR", 0)
+    notice = "see the notice. "
+    texts = ["head ", notice, notice, "tail"]
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("".join(json.dumps({"id": str(i), "doc": "d", "text": t}) + "\n" for i, t in enumerate(texts)))
+    chunking = read_chunks(str(dump), Corpus((Document("d", "head " + notice * 5 + "tail"),)))
+    assert chunking.imported is not None and chunking.imported.ambiguous == 2
+    assert f"{dump}: 2 chunks of 'd' each fit at many places in long runs of repeated text" in chunking.problems[0]
