@@ -15,8 +15,8 @@ from chunkscope.io.locate import Piece, Placement, occurrences, place_in_order, 
 
 
 def brute_force(text: str, pieces: list[Piece]) -> list[Placement]:
-    """Every assignment of pieces to occurrences, filtered by the order rules (starts strictly increase, ends
-    never decrease), best by the characters covered by at least one piece, then by kept offsets."""
+    """Every assignment of pieces to occurrences, filtered by the order rules (starts and ends never decrease, and
+    no span twice in a row), best by the characters covered by at least one piece, then by kept offsets."""
     options: list[list[int]] = []
     for piece in pieces:
         if piece.fixed:
@@ -27,7 +27,7 @@ def brute_force(text: str, pieces: list[Piece]) -> list[Placement]:
     consistent = []
     for choice in itertools.product(*(options[i] for i in present)):
         spans = [(start, start + len(pieces[i].text)) for i, start in zip(present, choice, strict=True)]
-        if all(a[0] < b[0] and a[1] <= b[1] for a, b in itertools.pairwise(spans)):
+        if all(a[0] <= b[0] and a[1] <= b[1] and a != b for a, b in itertools.pairwise(spans)):
             consistent.append(dict(zip(present, choice, strict=True)))
     if not consistent:
         return [alone(text, piece, found) for piece, found in zip(pieces, options, strict=True)]
@@ -166,6 +166,17 @@ def test_a_chunk_may_end_where_its_predecessor_ends() -> None:
     placed = place_in_order(text, [Piece("ab"), Piece("b"), Piece("ab")])
     assert placed.order_break is None
     assert placed.placements == (Placement("relocated", 0), Placement("relocated", 1), Placement("relocated", 3))
+
+
+def test_a_chunk_may_start_where_its_predecessor_starts() -> None:
+    # "ab ab" (0), its suffix "ab" (3, equal ends), then "ab cd" extending it from the same start (3, equal starts:
+    # LangChain emits both). The old rule found no placement: the middle "ab" had nowhere to go.
+    text = "ab ab cd"
+    placed = place_in_order(text, [Piece("ab ab"), Piece("ab"), Piece("ab cd")])
+    assert placed.order_break is None
+    assert placed.placements == (Placement("relocated", 0), Placement("relocated", 3), Placement("relocated", 3))
+    # the same span twice in a row is still out of order: a dump listing a chunk twice
+    assert place_in_order("ab", [Piece("ab"), Piece("ab")]).order_break == (1, 0)
 
 
 def test_a_kept_offset_that_leaves_text_uncovered_loses_to_a_placement_that_covers_it() -> None:

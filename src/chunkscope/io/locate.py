@@ -4,11 +4,14 @@ A text without a trustworthy offset can only be placed at an occurrence of it, a
 occurs more than once needs something else to choose. For the chunks of one document that
 something is their order: a splitter emits chunks front to back, so in file order
 
-- each chunk starts after the previous one starts (starts strictly increase), and
-- ends where or after the previous one ends (ends never decrease): it never lies inside its
-  predecessor short of its end. A chunk may end where its predecessor ends (LangChain's
-  recursive splitter emits such a suffix chunk); a forward search that ignores the rule is what
-  puts a short chunk inside the chunk before it.
+- each chunk starts where or after the previous one starts, and ends where or after it ends
+  (starts and ends never decrease), and
+- it is not the previous chunk's span again: it adds text at its end or drops text at its start.
+
+So a chunk never lies inside its predecessor short of its end. LangChain's recursive splitter
+emits both equal cases: a chunk that ends where the previous one ends (a suffix of it), and one
+that starts where the previous one starts (an extension of it). A forward search that ignores the
+rule is what puts a short chunk inside the chunk before it.
 
 :func:`place_in_order` considers every *placement*: each chunk put at one occurrence of its text
 (a chunk whose text does not occur is left out and does not constrain the others), such that
@@ -157,9 +160,10 @@ class _Layer:
 def _gap(before: int, after: int) -> int:
     """The least start difference from a piece of length ``before`` to the next, of length ``after``.
 
-    The next starts later (difference >= 1) and ends no earlier (difference >= ``before - after``).
+    A longer next piece may start at the same place (difference >= 0: it ends later); any other starts later
+    (difference >= 1) and ends no earlier (difference >= ``before - after``).
     """
-    return max(1, before - after)
+    return 0 if after > before else max(1, before - after)
 
 
 def place_in_order(text: str, pieces: Sequence[Piece], budget: int | None = None) -> OrderedPlacement:
