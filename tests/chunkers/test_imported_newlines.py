@@ -45,6 +45,24 @@ def test_eval_places_them_and_says_line_endings_differ(tmp_path: Path, capsys: p
     assert config["summary"]["lost"] == 0
     assert f"chunkscope: warning: {dump}: line endings differ: 'policy.md' has CRLF line endings" in captured.err
     assert "1 CRLF document placed through the universal-newlines view" in captured.err
+    markdown = tmp_path / "report.md"
+    assert (
+        main(
+            [
+                "eval",
+                "--corpus",
+                str(corpus),
+                "--questions",
+                str(questions),
+                "--chunks",
+                dump,
+                "--markdown",
+                str(markdown),
+            ]
+        )
+        == 0
+    )
+    assert "Line endings differ: `policy.md` placed through the universal-newlines view." in markdown.read_text()
 
 
 def test_a_dump_cut_from_the_crlf_text_itself_is_placed_there(tmp_path: Path) -> None:
