@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.io.locate import Piece, Placement, occurrences, place_in_order, place_one
+from chunkscope.io.locate import GramIndex, Piece, Placement, occurrences, place_in_order, place_one
 
 
 def brute_force(text: str, pieces: list[Piece]) -> list[Placement]:
@@ -273,3 +273,28 @@ def test_the_imported_chunker_warns_of_chunks_left_out_unweighed(
     chunking = read_chunks(str(dump), Corpus((Document("d", "head " + notice * 5 + "tail"),)))
     assert chunking.imported is not None and chunking.imported.ambiguous == 2
     assert f"{dump}: 2 chunks of 'd' each fit at many places in long runs of repeated text" in chunking.problems[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab", max_size=80), st.data(), st.integers(1, 5), st.integers(1, 5))
+def test_the_gram_index_finds_what_a_scan_finds(text: str, data: st.DataObject, stride: int, gram: int) -> None:
+    index = GramIndex(text, stride=stride, gram=gram)
+    for _ in range(5):
+        size = data.draw(st.integers(index.min_length, index.min_length + 10))
+        if len(text) >= size and data.draw(st.booleans()):
+            start = data.draw(st.integers(0, len(text) - size))
+            needle = text[start : start + size]
+        else:
+            needle = data.draw(st.text(alphabet="ab", min_size=size, max_size=size))
+        assert index.occurs(needle) == any(text.startswith(needle, i) for i in range(len(text)))
+
+
+def test_texts_missing_from_a_long_document_are_found_missing_through_the_index() -> None:
+    # a dump of another document's chunks: each miss used to scan the whole text; past a few, the index answers
+    rng = random.Random(3)
+    text = "".join(rng.choice("abcdefgh ") for _ in range(200_000))
+    missing = [Piece("".join(rng.choice("xyz") for _ in range(40))) for _ in range(200)]
+    present = Piece(text[1000:1050])
+    placed = place_in_order(text, [*missing, present, *missing[:5]])
+    assert placed.placements[len(missing)] == Placement("relocated", 1000)
+    assert all(p.status == "not_found" for i, p in enumerate(placed.placements) if i != len(missing))

@@ -183,7 +183,7 @@ class _Tally:
         self.units.extend(units)
 
 
-_NORMALISED_CHECKS = 200
+_NORMALISED_CHECKS = 50
 """Chunks of a document checked against its normalised text (each check reads the whole text)."""
 _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
 
