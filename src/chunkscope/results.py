@@ -804,6 +804,12 @@ class ChunkImport:
     """Chunks left out, never guessed: ambiguous or not found."""
     unordered_docs: tuple[str, ...] = ()
     """Documents whose chunks the dump does not list front to back: placed without the order."""
+    newline_view_docs: tuple[str, ...] = ()
+    """Documents with CRLF line endings whose chunks were cut from their universal-newlines (LF) view: placed
+    there and mapped back (``io.newlines``)."""
+    rewritten: int = 0
+    """Chunks not found that their documents hold once whitespace is normalised and heading lines dropped: the
+    splitter rewrote the text (e.g. LangChain's MarkdownHeaderTextSplitter)."""
 
     @property
     def ambiguous(self) -> int:

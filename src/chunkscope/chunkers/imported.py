@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
 from chunkscope.io.chunk_dumps import FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
-from chunkscope.io.locate import Piece, Placement, place_in_order
+from chunkscope.io.locate import OrderedPlacement, Piece, Placement, place_in_order
+from chunkscope.io.newlines import newline_view
 from chunkscope.io.offsets import OFFSET_UNITS, DocumentOffsets, OffsetError, check_unit
 from chunkscope.model import Chunk, Corpus, Document
 from chunkscope.results import ChunkImport, UnplacedChunk
@@ -49,8 +51,11 @@ class ImportedChunker:
     def chunk_corpus(self, corpus: Corpus) -> Chunking:
         chunking = read_chunks(self.path, corpus, self.format, self.doc_key, self.offset_unit)
         if not chunking.units:
-            problems = chunking.imported.total if chunking.imported else 0
+            summary = chunking.imported
+            problems = summary.total if summary else 0
             reason = f"none of its {problems} chunks could be located" if problems else "it lists no chunks"
+            if summary is not None and summary.rewritten:
+                reason += f": {rewritten_explanation(summary.rewritten)}"
             raise InputError(self.path, f"the chunking is empty: {reason}")
         return chunking
 
@@ -65,7 +70,7 @@ def read_chunks(
     """Read a dump, check every chunk against ``corpus`` and place the ones whose offsets do not hold."""
     dump = read_dump(path, format, doc_key)
     _check_unique_ids(dump)
-    resolver = DocumentResolver(corpus)
+    resolver = DocumentResolver(corpus, dump.samples)
     by_doc: dict[str, list[DumpChunk]] = {}
     for chunk in dump.chunks:
         by_doc.setdefault(resolver.resolve(path, chunk), []).append(chunk)
@@ -74,6 +79,10 @@ def read_chunks(
     for document in corpus.documents:
         if document.id in by_doc:
             tally.place(document, by_doc[document.id], offsets)
+    if tally.newline_docs:
+        tally.problems.insert(0, newline_notice(path, tally.newline_docs))
+    if tally.rewritten:
+        tally.problems.append(f"{path}: {rewritten_explanation(tally.rewritten)}")
     summary = ChunkImport(
         path,
         dump.format,
@@ -81,8 +90,34 @@ def read_chunks(
         tally.counts["relocated"],
         tuple(tally.unplaced),
         tuple(tally.unordered),
+        tuple(tally.newline_docs),
+        tally.rewritten,
     )
     return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+
+
+def rewritten_explanation(count: int) -> str:
+    """Why chunks found only in the normalised text cannot be placed, and what to export instead."""
+    return (
+        f"{count} chunk{'s' if count > 1 else ''} not found match{'' if count > 1 else 'es'} the document text "
+        "once whitespace and line breaks are normalised and Markdown heading lines dropped: the splitter "
+        "rewrote the text (LangChain's MarkdownHeaderTextSplitter strips the headers and joins lines with '  \\n'), "
+        "so no position in the document holds them; export chunks whose text is the document's own "
+        "(RecursiveCharacterTextSplitter or MarkdownTextSplitter with add_start_index=True), or measure "
+        "chunkscope's own markdown chunker, which keeps headers as sections"
+    )
+
+
+def newline_notice(path: str, documents: list[str]) -> str:
+    """The one line that says a dump's chunks were placed through the universal-newlines view of its documents."""
+    shown = ", ".join(f"'{doc}'" for doc in documents[:5]) + (
+        f" and {len(documents) - 5} more" if len(documents) > 5 else ""
+    )
+    return (
+        f"{path}: line endings differ: {shown} {'has' if len(documents) == 1 else 'have'} CRLF line endings, and "
+        "the chunks were cut from the text read with universal newlines (CRLF as LF: Python's open(), LangChain's "
+        "TextLoader): placed through the universal-newlines view, offsets mapped back to the file's text"
+    )
 
 
 @dataclass(slots=True)
@@ -95,11 +130,25 @@ class _Tally:
     unplaced: list[UnplacedChunk] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     unordered: list[str] = field(default_factory=list)
+    newline_docs: list[str] = field(default_factory=list)
+    rewritten: int = 0
 
     def place(self, document: Document, chunks: list[DumpChunk], offsets: DocumentOffsets) -> None:
-        """Place one document's chunks (in dump order) and add them, sorted by position."""
-        pieces = [_piece(self.path, chunk, document, offsets) for chunk in chunks]
+        """Place one document's chunks (in dump order) and add them, sorted by position.
+
+        A document holding ``\\r`` whose chunks are not all found is also tried through its universal-newlines
+        view (``io.newlines``), the text a text-mode reader cut them from; the view is taken when it places more.
+        """
+        pieces = [_piece(self.path, chunk, document.text, offsets) for chunk in chunks]
         placed = place_in_order(document.text, pieces)
+        to_original = None
+        if "\r" in document.text and any(p.status == "not_found" for p in placed.placements):
+            view = newline_view(document.text)
+            view_pieces = [_piece(self.path, chunk, view.text, offsets) for chunk in chunks]
+            view_placed = place_in_order(view.text, view_pieces)
+            if _placed_count(view_placed) > _placed_count(placed):
+                pieces, placed, to_original = view_pieces, view_placed, view.to_original
+                self.newline_docs.append(document.id)
         if placed.order_break is not None:
             self.unordered.append(document.id)
             later, earlier = (chunks[i] for i in placed.order_break)
@@ -107,6 +156,14 @@ class _Tally:
                 f"{self.path}:{_where(later)}: chunks of '{document.id}' are not in document order ({_name(later)} "
                 f"cannot follow {_name(earlier)}): placed by their offsets and by texts that occur once"
             )
+        if placed.unweighed:
+            self.problems.append(
+                f"{self.path}: {placed.unweighed} chunks of '{document.id}' each fit at many places in long runs of "
+                "repeated text, past the placement budget: left out as ambiguous without weighing them"
+            )
+        missing = [piece.text for piece, p in zip(pieces, placed.placements, strict=True) if p.status == "not_found"]
+        if missing:
+            self.rewritten += _found_normalised(document.text, missing[:_NORMALISED_CHECKS])
         units = []
         for chunk, piece, placement in zip(chunks, pieces, placed.placements, strict=True):
             if placement.start is None:
@@ -117,11 +174,34 @@ class _Tally:
                 continue
             self.counts[placement.status] += 1
             start, end = placement.start, placement.start + len(piece.text)
+            if to_original is not None:
+                start, end = to_original(start), to_original(end)
             units.append(
                 Chunk(chunk.id, document.id, start, end, document.text[start:end], chunk.prefix, chunk.section)
             )
         units.sort(key=_position)
         self.units.extend(units)
+
+
+_NORMALISED_CHECKS = 50
+"""Chunks of a document checked against its normalised text (each check reads the whole text)."""
+_HEADING_LINE = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$", re.MULTILINE)
+
+
+def _found_normalised(text: str, missing: list[str]) -> int:
+    """How many of the ``missing`` texts occur in ``text`` once whitespace runs are one space (and, failing that,
+    once Markdown heading lines are dropped too): a splitter that rewrote the text rather than cut it."""
+    spaced = " ".join(text.split())
+    headless = " ".join(_HEADING_LINE.sub("", text).split())
+    found = 0
+    for needle in missing:
+        normalised = " ".join(needle.split())
+        found += bool(normalised) and (normalised in spaced or normalised in headless)
+    return found
+
+
+def _placed_count(placed: OrderedPlacement) -> int:
+    return sum(1 for placement in placed.placements if placement.placed)
 
 
 def _position(unit: Chunk) -> tuple[int, int]:
@@ -141,16 +221,16 @@ def _check_unique_ids(dump: Dump) -> None:
             )
 
 
-def _piece(path: str, chunk: DumpChunk, document: Document, offsets: DocumentOffsets) -> Piece:
-    """The chunk as a piece to place: its text and the start it claims, in code points."""
-    converter = offsets.of(document.text)
+def _piece(path: str, chunk: DumpChunk, text: str, offsets: DocumentOffsets) -> Piece:
+    """The chunk as a piece to place in ``text``: its text and the start it claims, in code points."""
+    converter = offsets.of(text)
     start = _converted(path, chunk, chunk.start, chunk.start_field, converter.to_codepoint, chunk.text is None)
     end = _converted(path, chunk, chunk.end, chunk.end_field, converter.to_codepoint, chunk.text is None)
     if chunk.text is None:  # offsets only: they are the chunk
         assert start is not None and end is not None
         if end <= start:
             raise _error(path, chunk, f"{chunk.end} must be greater than start ({chunk.start})", chunk.end_field)
-        return Piece(document.text[start:end], start, fixed=True)
+        return Piece(text[start:end], start, fixed=True)
     # Exact only when the text stands at [start, end): an end the dump gives but that is unusable (-1, past the
     # document) is as wrong as one that disagrees with the text; a dump that gives no end at all claims a start.
     holds = start is not None and (end - start == len(chunk.text) if end is not None else chunk.end is None)
@@ -202,7 +282,9 @@ def _name(chunk: DumpChunk) -> str:
 
 def import_summary_line(summary: ChunkImport) -> str:
     """One line for stderr: what the dump held and how its chunks were placed."""
+    viewed = len(summary.newline_view_docs)
+    through = f"; {viewed} CRLF document{'s' if viewed > 1 else ''} placed through the universal-newlines view"
     return (
         f"{summary.path} ({summary.format}): {summary.total} chunks: {summary.exact} exact, "
         f"{summary.relocated} relocated, {summary.ambiguous} ambiguous, {summary.not_found} not found"
-    )
+    ) + (through if viewed else "")

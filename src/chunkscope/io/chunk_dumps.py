@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -82,6 +82,8 @@ class Dump:
     path: str
     format: str
     chunks: tuple[DumpChunk, ...]
+    samples: Mapping[str | None, Mapping[str, Any]] = field(default_factory=dict, compare=False)
+    """For each document reference, the fields of the first chunk naming it (to suggest a document key)."""
 
 
 @dataclass(slots=True)
@@ -112,7 +114,12 @@ def read_dump(path: str, format: str = "auto", doc_key: str | None = None) -> Du
         chosen = _choose_format(path, items[0], format)
     key = doc_key if doc_key else DEFAULT_DOC_KEYS[chosen]
     reader = _READERS[chosen]
-    return Dump(path, chosen, tuple(reader(path, item, key) for item in items))
+    chunks = tuple(reader(path, item, key) for item in items)
+    samples: dict[str | None, Mapping[str, Any]] = {}
+    for item, chunk in zip(items, chunks, strict=True):
+        if chunk.doc_ref not in samples:
+            samples[chunk.doc_ref] = _langchain_fields(item.value) if chosen == "langchain" else item.value
+    return Dump(path, chosen, chunks, samples)
 
 
 # ----------------------------------------------------------------------------- containers
@@ -284,7 +291,11 @@ _SIGNATURES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
 def _chunkscope_chunk(path: str, item: _Item, doc_key: str | None) -> DumpChunk:
     record = item.value
     fields = _Fields(path, item)
-    chunk_id = fields.string(record, "id", required=True)
+    identifier = record.get("id")
+    if isinstance(identifier, int) and not isinstance(identifier, bool):  # a vector store's integer id
+        chunk_id = str(identifier)
+    else:
+        chunk_id = fields.string(record, "id", required=True)
     text = fields.string(record, "text") if "text" in record else None
     has_offsets = "start" in record or "end" in record
     if not has_offsets and text is None:
@@ -347,6 +358,15 @@ def _llamaindex_chunk(path: str, item: _Item, doc_key: str | None) -> DumpChunk:
     view = record
     if doc_key == "ref_doc_id" and "ref_doc_id" not in record:
         view = {**record, "ref_doc_id": _llamaindex_source(record) or item.docstore_ref}
+        if view["ref_doc_id"] is None and record.get("class_name") == "Document":
+            raise fields.error(
+                "is a LlamaIndex Document, not a node: this holds the input documents (an IngestionPipeline's "
+                "docstore keeps the documents it was given, to skip them on the next run), not their chunks; "
+                "export the nodes instead (the list pipeline.run() returns, one node.to_dict() per line, or the "
+                "docstore.json of a persisted index), or take each document whole as one chunk with "
+                "--chunks-doc-key metadata.file_name",
+                "class_name",
+            )
     return DumpChunk(
         item.line,
         item.where,
@@ -471,8 +491,9 @@ class DocumentResolver:
     documents, or none, is an error: nothing is guessed.
     """
 
-    def __init__(self, corpus: Corpus) -> None:
+    def __init__(self, corpus: Corpus, samples: Mapping[str | None, Mapping[str, Any]] | None = None) -> None:
         self.corpus = corpus
+        self.samples = samples or {}
         self._by_name: dict[str, list[str]] = {}
         for document in corpus.documents:
             self._by_name.setdefault(_parts(document.id)[-1], []).append(document.id)
@@ -496,7 +517,12 @@ class DocumentResolver:
             return found
         field = f"{chunk.where}{chunk.doc_field}"
         if not found:
-            raise InputError(path, f"unknown document {chunk.doc_ref!r}", line=chunk.line, field=field)
+            raise InputError(
+                path,
+                f"unknown document {chunk.doc_ref!r}: {self._suggestion(chunk)}",
+                line=chunk.line,
+                field=field,
+            )
         shown = ", ".join(repr(doc) for doc in found[:5])
         raise InputError(
             path,
@@ -504,6 +530,26 @@ class DocumentResolver:
             "use ids that name one document",
             line=chunk.line,
             field=field,
+        )
+
+    def _suggestion(self, chunk: DumpChunk) -> str:
+        """What to pass instead: the fields of the chunk whose value names one corpus document, else the id shape."""
+        fitting = [
+            (key, value, match)
+            for key, value in _string_fields(self.samples.get(chunk.doc_ref, {}))
+            if key != chunk.doc_field and isinstance(match := self._matches(value), str)
+        ]
+        if fitting:
+            key, value, match = fitting[0]
+            others = ", ".join(other for other, _, _ in fitting[1:4])
+            return (
+                f"no corpus id matches it, but its field {key} ({value!r}) names corpus document {match!r}: "
+                f"use --chunks-doc-key {key}" + (f" (also fitting: {others})" if others else "")
+            )
+        example = self.corpus.documents[0].id if self.corpus.documents else "?"
+        return (
+            f"no corpus id matches it, nor does any other field of the chunk: give --chunks-doc-key naming a field "
+            f"that holds corpus ids (such as {example!r}) or their paths"
         )
 
     def _matches(self, reference: str) -> str | list[str]:
@@ -518,6 +564,22 @@ class DocumentResolver:
             if _is_suffix(_parts(doc), wanted) or _is_suffix(wanted, _parts(doc))
         ]
         return matches[0] if len(matches) == 1 else matches
+
+
+_SKIPPED_FIELDS = frozenset({"text", "page_content", "text_resource", "embedding", "relationships", "kwargs"})
+
+
+def _string_fields(record: Mapping[str, Any], prefix: str = "", depth: int = 0) -> list[tuple[str, str]]:
+    """The dotted paths and values of a chunk's short string fields (not its text), metadata first."""
+    found: list[tuple[str, str]] = []
+    for key, value in sorted(record.items(), key=lambda item: item[0] != "metadata"):
+        if not isinstance(key, str) or key in _SKIPPED_FIELDS or "." in key:
+            continue
+        if isinstance(value, str) and 0 < len(value) <= 1000:
+            found.append((prefix + key, value))
+        elif isinstance(value, dict) and depth < 2:
+            found.extend(_string_fields(value, f"{prefix}{key}.", depth + 1))
+    return found
 
 
 def _parts(reference: str) -> tuple[str, ...]:

@@ -79,14 +79,25 @@ def chunk_import_dict(summary: ChunkImport) -> dict[str, Any]:
             for chunk in summary.unplaced
         ],
         "unordered_docs": list(summary.unordered_docs),
+        **({"newline_view_docs": list(summary.newline_view_docs)} if summary.newline_view_docs else {}),
+        **({"rewritten": summary.rewritten} if summary.rewritten else {}),
     }
 
 
 def chunk_import_line(summary: Mapping[str, Any] | ChunkImport) -> str:
     """One sentence for a Markdown report: the dump and how its chunks were placed."""
     values = chunk_import_dict(summary) if isinstance(summary, ChunkImport) else summary
+    notes = []
+    if values.get("newline_view_docs"):
+        shown = ", ".join(f"`{doc}`" for doc in values["newline_view_docs"])
+        notes.append(f" Line endings differ: {shown} placed through the universal-newlines view.")
+    if values.get("rewritten"):
+        notes.append(
+            f" {values['rewritten']} of the chunks not found are in the text only once whitespace is normalised: "
+            "the splitter rewrote it."
+        )
     return (
         f"Imported chunks `{values['path']}` ({values['format']}): {values['chunks']} chunks, "
         f"{values['exact']} exact, {values['relocated']} relocated, {values['ambiguous']} ambiguous, "
         f"{values['not_found']} not found (left out)."
-    )
+    ) + "".join(notes)

@@ -41,7 +41,7 @@ from chunkscope.cli import main
         (jsonl([{"id": "c1", "doc": "d1", "start": 5, "end": 5}]), ":1: field 'end'", "must be greater than start"),
         (jsonl([{"id": "c1", "doc": "d1", "start": 0}]), ":1: field 'end'", "missing"),
         (jsonl([{"id": "c1", "doc": "d1"}]), ":1: field 'start'", "give start and end, or text"),
-        (jsonl([{"id": 1, "doc": "d1", "start": 0, "end": 5}]), ":1: field 'id'", "must be a non-empty string"),
+        (jsonl([{"id": 1.5, "doc": "d1", "start": 0, "end": 5}]), ":1: field 'id'", "must be a non-empty string"),
         (jsonl([GOOD_CHUNKS[0], GOOD_CHUNKS[0]]), ":2: field 'id'", "duplicate chunk id 'c1' (first on line 1)"),
         (
             jsonl([{"id": "c1", "doc": "d1", "start": 0, "end": 5, "text": "Alpha", "prefix": 3}]),
@@ -64,7 +64,7 @@ from chunkscope.cli import main
         "end-not-after-start",
         "end-missing",
         "neither-offsets-nor-text",
-        "id-int",
+        "id-float",
         "duplicate-id",
         "prefix-int",
         "empty",
