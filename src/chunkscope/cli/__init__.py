@@ -10,6 +10,7 @@ written (a full disk) is one error line and exit 2.
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from collections.abc import Sequence
 
@@ -40,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="chunkscope",
         description="See what chunking did to retrieval: gold spans cut by boundaries, ranks, context budgets.",
+        epilog="Without a command, chunkscope opens the inspector: 'chunkscope --squad FILE' is "
+        "'chunkscope inspect --squad FILE' (see chunkscope inspect --help).",
     )
     parser.add_argument("--version", action="version", version=f"chunkscope {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -51,10 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if not arguments:
-        arguments = ["inspect"]
     parser = build_parser()
     with guarded_streams() as (stdout, _), cleanup_on_sigterm(), one_line_warnings():
+        unknown = unknown_command(arguments)
+        if unknown is not None:
+            return report_error(ChunkscopeError(unknown))
+        arguments = with_default_command(arguments)
         try:
             args = parser.parse_args(arguments)
         except SystemExit as done:
@@ -68,6 +73,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             tune_allocator()  # before any worker is forked: they inherit it
             return _stdout_checked(_run(args), stdout)
     return _run(args)
+
+
+COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
+TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
+"""Options of ``chunkscope`` itself; any other leading option belongs to the inspector (the default command)."""
+
+
+def with_default_command(arguments: Sequence[str]) -> list[str]:
+    """``arguments`` with ``inspect`` put first when they name no command: bare ``chunkscope`` and
+    ``chunkscope --squad FILE ...`` open the inspector as ``chunkscope inspect ...`` does."""
+    if not arguments or (arguments[0].startswith("-") and arguments[0] not in TOP_LEVEL_OPTIONS):
+        return ["inspect", *arguments]
+    return list(arguments)
+
+
+def unknown_command(arguments: Sequence[str]) -> str | None:
+    """The one-line error for a first word that is no command (``evl``: did you mean eval?), else None."""
+    if not arguments or arguments[0].startswith("-") or arguments[0] in COMMAND_NAMES:
+        return None
+    word = arguments[0]
+    close = difflib.get_close_matches(word, COMMAND_NAMES, n=1, cutoff=0.6)
+    if close:
+        return f"unknown command {word!r}: did you mean {close[0]}?"
+    return f"unknown command {word!r} (commands: {', '.join(COMMAND_NAMES)}; options alone open the inspector)"
 
 
 def _run(args: argparse.Namespace) -> int:
