@@ -29,6 +29,7 @@ from chunkscope.cli import (
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
 from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line_warnings
+from chunkscope.cli.progress import quiet_while
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.streams import GuardedStream
 
@@ -101,7 +102,8 @@ def unknown_command(arguments: Sequence[str]) -> str | None:
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        code: int = args.run(args)
+        with quiet_while(getattr(args, "quiet", False)):
+            code: int = args.run(args)
     except (ChunkscopeError, ValueError) as exc:
         return report_error(exc)
     except KeyboardInterrupt:
