@@ -33,7 +33,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("spec", metavar="SPEC", help="chunker spec, e.g. fixed:size=400,overlap=80 or markdown")
     common.add_input_options(parser)
     group = parser.add_argument_group("output (written atomically)")
-    group.add_argument("--out", metavar="FILE", required=True, help="the JSONL file to write ('-' for stdout)")
+    group.add_argument(
+        "--json",
+        "--out",  # the first name of the option; --json is the name every other command's reports use
+        action=common.AliasedReportOption,
+        metavar="FILE",
+        required=True,
+        help="the JSONL file to write ('-' for stdout); --out is the same option",
+    )
     common.add_offset_unit_option(group, "--report-offset-unit", "offsets written in the export (default codepoint)")
     parser.set_defaults(run=run)
 
@@ -55,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     write = OffsetWriter(corpus, common.report_offset_unit(args))
     tokenizers = chunker_tokenizers(chunker)
     counter = token_cost(tokenizers[0]) if tokenizers else None
-    common.write_outputs(args, {"out": lambda: export_jsonl(chunking, write, counter)})
+    common.write_outputs(args, {"json": lambda: export_jsonl(chunking, write, counter)})
     return common.EXIT_OK
 
 

@@ -425,7 +425,7 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         try:
             write_report(path, content)
         except OSError as exc:
-            raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
+            raise ChunkscopeError(f"cannot write {typed(args, option)} {path}: {exc.strerror or exc}") from None
         print(f"wrote {path}", file=sys.stderr)
 
 
@@ -455,31 +455,49 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
     requested: list[tuple[str, str]] = [
         (option, getattr(args, option)) for option in OUTPUT_OPTIONS if getattr(args, option, None) is not None
     ]
-    to_stdout = [f"--{option}" for option, path in requested if names_stdout(path)]
+    to_stdout = [typed(args, option) for option, path in requested if names_stdout(path)]
     if len(to_stdout) > 1:
         raise ChunkscopeError(f"only one report can go to stdout ('-'): {' and '.join(to_stdout)} both ask for it")
     inputs = [Path(path) for path in input_paths(args, configs)]
     written: dict[Path, str] = {}
     for option, path in requested:
         if not path.strip():
-            raise ChunkscopeError(f"--{option} needs a file path (or '-' for stdout)")
+            raise ChunkscopeError(f"{typed(args, option)} needs a file path (or '-' for stdout)")
         problem = target_problem(path)
         if problem is not None:
-            raise ChunkscopeError(f"cannot write --{option} {path}: {problem}")
+            raise ChunkscopeError(f"cannot write {typed(args, option)} {path}: {problem}")
         if names_stdout(path):
             continue
         target = Path(path)
         key = target.resolve()
         if key in written:
-            raise ChunkscopeError(f"--{option} and --{written[key]} both write {path}: give each report its own file")
+            both = f"{typed(args, option)} and {typed(args, written[key])}"
+            raise ChunkscopeError(f"{both} both write {path}: give each report its own file")
         written[key] = option
-        _check_output_path(option, target, inputs)
+        _check_output_path(typed(args, option), target, inputs)
 
 
 def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> None:
     conflict = input_conflict(target, inputs)
     if conflict is not None:
-        raise ChunkscopeError(f"refusing to write --{option} {target}: {conflict}")
+        raise ChunkscopeError(f"refusing to write {option} {target}: {conflict}")
+
+
+TYPED = "options_typed"
+"""Namespace attribute: the option string given for a report option that has an alias (``--out`` for ``--json``)."""
+
+
+class AliasedReportOption(argparse.Action):
+    """A report option with an alias (``chunks --json FILE``, also ``--out FILE``): messages name the one given."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.__dict__.setdefault(TYPED, {})[self.dest] = option_string
+
+
+def typed(args: argparse.Namespace, option: str) -> str:
+    """How the user wrote report option ``option`` (``--json``, or an alias such as ``--out``)."""
+    return str(getattr(args, TYPED, {}).get(option) or f"--{option}")
 
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
