@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import Chunking, chunkers
@@ -82,7 +82,30 @@ def read_chunks(
         tuple(tally.unplaced),
         tuple(tally.unordered),
     )
-    return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+    uncovered = uncovered_documents(path, corpus, tally.units)
+    problems = (*tally.problems, uncovered) if uncovered else tuple(tally.problems)
+    return Chunking(tuple(tally.units), None, problems, summary)
+
+
+UNCOVERED_SHOWN = 5
+"""Documents named in the warning about documents no chunk of a dump covers (the rest are counted)."""
+
+
+def uncovered_documents(path: str, corpus: Corpus, units: Sequence[Chunk]) -> str | None:
+    """A warning naming the corpus documents (with text) that no placed chunk of the dump covers, or None.
+
+    Evidence in such a document can never be retrieved: without the warning its questions would just be lost.
+    """
+    covered = {unit.doc for unit in units}
+    missing = [document.id for document in corpus.documents if document.id not in covered and document.text.strip()]
+    if not missing:
+        return None
+    named = ", ".join(f"'{doc}'" for doc in missing[:UNCOVERED_SHOWN])
+    more = f" and {len(missing) - UNCOVERED_SHOWN} more" if len(missing) > UNCOVERED_SHOWN else ""
+    return (
+        f"{path}: no chunk covers {len(missing)} of the {len(corpus.documents)} corpus documents: {named}{more}; "
+        "evidence there cannot be retrieved (its questions count as lost)"
+    )
 
 
 @dataclass(slots=True)
