@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
-from chunkscope.io.chunk_dumps import FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
+from chunkscope.io.chunk_dumps import DEFAULT_DOC_KEYS, FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
 from chunkscope.io.locate import Piece, Placement, place_in_order
 from chunkscope.io.offsets import OFFSET_UNITS, DocumentOffsets, OffsetError, check_unit
 from chunkscope.model import Chunk, Corpus, Document
@@ -81,6 +81,7 @@ def read_chunks(
         tally.counts["relocated"],
         tuple(tally.unplaced),
         tuple(tally.unordered),
+        doc_key or DEFAULT_DOC_KEYS[dump.format],
     )
     uncovered = uncovered_documents(path, corpus, tally.units)
     problems = (*tally.problems, uncovered) if uncovered else tuple(tally.problems)
@@ -224,8 +225,11 @@ def _name(chunk: DumpChunk) -> str:
 
 
 def import_summary_line(summary: ChunkImport) -> str:
-    """One line for stderr: what the dump held and how its chunks were placed."""
+    """One line for stderr: what the dump held, how its chunks were placed, and (when it is not chunkscope's own
+    ``doc``) which field named their documents."""
+    note = summary.document_key_note
     return (
         f"{summary.path} ({summary.format}): {summary.total} chunks: {summary.exact} exact, "
         f"{summary.relocated} relocated, {summary.ambiguous} ambiguous, {summary.not_found} not found"
+        + (f"; {note}" if note else "")
     )

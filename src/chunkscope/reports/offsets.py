@@ -11,7 +11,7 @@ from typing import Any
 
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit
 from chunkscope.model import Corpus
-from chunkscope.results import ChunkImport
+from chunkscope.results import ChunkImport, document_key_note
 
 
 class OffsetWriter:
@@ -79,14 +79,17 @@ def chunk_import_dict(summary: ChunkImport) -> dict[str, Any]:
             for chunk in summary.unplaced
         ],
         "unordered_docs": list(summary.unordered_docs),
+        "doc_key": summary.doc_key,
     }
 
 
 def chunk_import_line(summary: Mapping[str, Any] | ChunkImport) -> str:
     """One sentence for a Markdown report: the dump and how its chunks were placed."""
     values = chunk_import_dict(summary) if isinstance(summary, ChunkImport) else summary
+    note = document_key_note(values["format"], values.get("doc_key", "doc"))
+    documents = f" {note[0].upper()}{note[1:]}." if note else ""
     return (
         f"Imported chunks `{values['path']}` ({values['format']}): {values['chunks']} chunks, "
         f"{values['exact']} exact, {values['relocated']} relocated, {values['ambiguous']} ambiguous, "
-        f"{values['not_found']} not found (left out)."
+        f"{values['not_found']} not found (left out).{documents}"
     )
