@@ -25,6 +25,7 @@ from chunkscope.cli import (
     gold_cmd,
     inspect_cmd,
     sweep_cmd,
+    tokens_cmd,
     whatif_cmd,
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
@@ -33,7 +34,18 @@ from chunkscope.cli.progress import quiet_while
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.streams import GuardedStream
 
-COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd, chunks_cmd, explain_cmd, fragility_cmd, whatif_cmd)
+COMMANDS = (
+    eval_cmd,
+    compare_cmd,
+    sweep_cmd,
+    inspect_cmd,
+    gold_cmd,
+    chunks_cmd,
+    explain_cmd,
+    fragility_cmd,
+    whatif_cmd,
+    tokens_cmd,
+)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 
