@@ -78,10 +78,25 @@ def test_mistyped_command_suggests_the_command(
     assert not app_runs
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["gold", "chek"], "unknown gold subcommand 'chek': did you mean check?"),
+        (["tokens", "export", "/tmp/x"], "unknown tokens subcommand 'export': did you mean export-tiktoken-cache?"),
+        (["tokens", "list"], "unknown tokens subcommand 'list' (valid: export-tiktoken-cache)"),
+    ],
+)
+def test_a_mistyped_subcommand_suggests_the_subcommand(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str], app_runs: list[Any]
+) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err == f"chunkscope: error: {message}\n"
+
+
 def test_a_word_like_no_command_lists_the_commands(capsys: pytest.CaptureFixture[str], app_runs: list[Any]) -> None:
     assert main(["data/squad.json"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert line.startswith("chunkscope: error: unknown command 'data/squad.json' (commands: eval, compare,")
+    assert line.startswith("chunkscope: error: unknown command 'data/squad.json' (valid: eval, compare,")
     assert not app_runs
 
 

@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     with guarded_streams() as (stdout, _), cleanup_on_sigterm(), one_line_warnings():
-        unknown = unknown_command(arguments)
+        unknown = unknown_command(arguments, parser)
         if unknown is not None:
             return report_error(ChunkscopeError(unknown))
         arguments = with_default_command(arguments)
@@ -88,7 +88,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _run(args)
 
 
-COMMAND_NAMES = tuple(command.NAME for command in COMMANDS)
 TOP_LEVEL_OPTIONS = ("-h", "--help", "--version")
 """Options of ``chunkscope`` itself; any other leading option belongs to the inspector (the default command)."""
 
@@ -101,15 +100,39 @@ def with_default_command(arguments: Sequence[str]) -> list[str]:
     return list(arguments)
 
 
-def unknown_command(arguments: Sequence[str]) -> str | None:
-    """The one-line error for a first word that is no command (``evl``: did you mean eval?), else None."""
-    if not arguments or arguments[0].startswith("-") or arguments[0] in COMMAND_NAMES:
+def unknown_command(arguments: Sequence[str], parser: argparse.ArgumentParser) -> str | None:
+    """The one-line error for a word that is no command (``evl``: did you mean eval?), else None.
+
+    The first word is checked against the commands of ``parser``, and the word after a command that has
+    subcommands (``gold chek``) against those.
+    """
+    if not arguments or arguments[0].startswith("-"):
         return None
     word = arguments[0]
-    close = difflib.get_close_matches(word, COMMAND_NAMES, n=1, cutoff=0.6)
+    commands = _subcommands(parser)
+    if word not in commands:
+        return _unknown(word, "command", tuple(commands), "; options alone open the inspector")
+    subcommands = _subcommands(commands[word])
+    if subcommands and len(arguments) > 1 and not arguments[1].startswith("-") and arguments[1] not in subcommands:
+        return _unknown(arguments[1], f"{word} subcommand", tuple(subcommands))
+    return None
+
+
+def _unknown(word: str, what: str, names: Sequence[str], otherwise: str = "") -> str:
+    """``unknown command 'evl': did you mean eval?``, or the valid names when none is close."""
+    starting = [name for name in names if name.startswith(word)]
+    close = starting if len(starting) == 1 else difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     if close:
-        return f"unknown command {word!r}: did you mean {close[0]}?"
-    return f"unknown command {word!r} (commands: {', '.join(COMMAND_NAMES)}; options alone open the inspector)"
+        return f"unknown {what} {word!r}: did you mean {close[0]}?"
+    return f"unknown {what} {word!r} (valid: {', '.join(names)}{otherwise})"
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The subcommands of ``parser`` by name (none for a command without)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
 
 
 def _run(args: argparse.Namespace) -> int:
