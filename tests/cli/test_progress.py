@@ -118,3 +118,22 @@ def test_fragility_on_a_pipe_prints_plain_lines_and_quiet_silences_them(
     assert "chunkscope: fixed:size=300/bm25: fragility" in capsys.readouterr().err
     assert main([*argv, "--quiet"]) == 0
     assert ": fragility" not in capsys.readouterr().err
+
+
+class FakeTerminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_quiet_silences_the_bars_of_a_terminal_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stderr", FakeTerminal())
+    with progress.configs_progress(["a"]) as bars:
+        assert bars is not None and not isinstance(bars, PlainProgress)  # a terminal gets Rich bars
+    with progress.quiet_while(True), progress.configs_progress(["a"]) as silent:
+        assert silent is None
+    with progress.quiet_while(True), progress.stage_progress("a") as silent_stage:
+        assert silent_stage is None
+    with progress.stage_progress("a") as plain_or_bars:
+        assert plain_or_bars is not None
