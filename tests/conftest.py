@@ -26,18 +26,40 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parents[1]
-JSQUAD = Path(os.environ.get("CHUNKSCOPE_JSQUAD", REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"))
+JSQUAD_BESIDE = REPO.parent / "shared" / "data" / "jsquad-valid-v1.3.json"
+"""Where the JSQuAD tests look without CHUNKSCOPE_JSQUAD: ../shared/data beside the repository (the project layout)."""
+JSQUAD = Path(os.environ.get("CHUNKSCOPE_JSQUAD") or JSQUAD_BESIDE)
 PLUGINS = REPO / "tests" / "fixtures" / "plugins"
 """Holds the example plugin package ``cs_plugins`` (python: chunkers and retrievers)."""
 
 
+def jsquad_missing() -> str | None:
+    """Why the JSQuAD tests cannot run (where they looked, and how to point them at the file), or None."""
+    if JSQUAD.is_file():
+        return None
+    if os.environ.get("CHUNKSCOPE_JSQUAD"):
+        looked = f"CHUNKSCOPE_JSQUAD={JSQUAD} names no file"
+    else:
+        looked = f"CHUNKSCOPE_JSQUAD is not set and {JSQUAD_BESIDE} (../shared/data beside the repository) is absent"
+    return (
+        f"JSQuAD tests skipped: {looked}; run them with CHUNKSCOPE_JSQUAD=/path/to/jsquad-valid-v1.3.json "
+        "(JGLUE's JSQuAD valid v1.3)"
+    )
+
+
+def pytest_report_header() -> str:
+    """The session header says once whether the JSQuAD tests run, and on which file."""
+    return jsquad_missing() or f"JSQuAD tests run on {JSQUAD}"
+
+
 @pytest.fixture(scope="session")
 def jsquad_path() -> Path:
-    """Path of JSQuAD valid; skips when absent, except in CI where it must be present."""
-    if not JSQUAD.exists():
+    """Path of JSQuAD valid; skips when absent (saying where it looked), except in CI where it must be present."""
+    missing = jsquad_missing()
+    if missing is not None:
         if os.environ.get("CI"):
-            pytest.fail(f"CI must run the JSQuAD tests but {JSQUAD} is missing")
-        pytest.skip(f"JSQuAD not found at {JSQUAD} (set CHUNKSCOPE_JSQUAD to its path)")
+            pytest.fail(f"CI must run the JSQuAD tests but {JSQUAD} is missing ({missing})")
+        pytest.skip(missing)
     return JSQUAD
 
 

@@ -810,6 +810,14 @@ class ChunkImport:
     rewritten: int = 0
     """Chunks not found that their documents hold once whitespace is normalised and heading lines dropped: the
     splitter rewrote the text (e.g. LangChain's MarkdownHeaderTextSplitter)."""
+    doc_key: str | None = "doc"
+    """The dotted path each chunk's document reference was read from (given, or the format's usual one: the spec's
+    ``doc_key=none`` means the latter); None: the format names no document (chonkie), so the corpus's only one."""
+
+    @property
+    def document_key_note(self) -> str | None:
+        """Where the chunks' documents were read from, when it is not chunkscope's own ``doc`` field."""
+        return document_key_note(self.format, self.doc_key)
 
     @property
     def ambiguous(self) -> int:
@@ -825,3 +833,12 @@ class ChunkImport:
     def total(self) -> int:
         """Every chunk of the dump."""
         return self.exact + self.relocated + len(self.unplaced)
+
+
+def document_key_note(format: str, doc_key: str | None) -> str | None:
+    """``documents by metadata.source``: where a dump's chunks named their documents; None for chunkscope's ``doc``."""
+    if doc_key is None:
+        return "documents: the corpus's only one"
+    if format == "chunkscope" and doc_key == "doc":
+        return None
+    return f"documents by {doc_key}"

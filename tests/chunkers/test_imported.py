@@ -272,3 +272,46 @@ def test_recursive_chunks_of_repeated_passages_imported_by_text_are_placed_exact
     chunking = read_chunks(path, corpus)
     assert [(c.id, c.start, c.end) for c in chunking.units] == [(c.id, c.start, c.end) for c in chunks]
     assert chunking.problems == ()
+
+
+def test_a_document_no_chunk_covers_is_named_in_a_warning(tmp_path: Path) -> None:
+    corpus = Corpus((Document("A", DOC_A), Document("B", DOC_B), Document("C", "c" * 20), Document("blank", " \n")))
+    path = write_jsonl(
+        tmp_path / "chunks.jsonl",
+        [
+            {"id": "a1", "doc": "A", "start": 0, "end": 40},
+            {"id": "c1", "doc": "C", "text": "not in C at all"},  # left out: C ends up with no chunk either
+        ],
+    )
+    problems = read_chunks(path, corpus).problems
+    # B has no chunk in the dump, C's only chunk is not found; 'blank' has no text a chunk could hold
+    assert problems[-1] == (
+        f"{path}: no chunk covers 2 of the 4 corpus documents: 'B', 'C'; evidence there cannot be retrieved "
+        "(its questions count as lost)"
+    )
+
+
+def test_a_dump_that_covers_every_document_gives_no_such_warning(tmp_path: Path) -> None:
+    path = write_jsonl(
+        tmp_path / "chunks.jsonl",
+        [{"id": "a1", "doc": "A", "start": 0, "end": 40}, {"id": "b1", "doc": "B", "start": 0, "end": 5}],
+    )
+    assert read_chunks(path, CORPUS).problems == ()
+
+
+def test_many_uncovered_documents_are_counted_after_the_first_few(tmp_path: Path) -> None:
+    corpus = Corpus(tuple(Document(f"d{i}", f"text {i}") for i in range(8)))
+    path = write_jsonl(tmp_path / "chunks.jsonl", [{"id": "x", "doc": "d0", "start": 0, "end": 4}])
+    (warning,) = read_chunks(path, corpus).problems
+    assert "no chunk covers 7 of the 8 corpus documents: 'd1', 'd2', 'd3', 'd4', 'd5' and 2 more;" in warning
+
+
+def test_the_uncovered_warning_reaches_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chunkscope.cli import main
+
+    corpus, questions = sample_paths()
+    dump = write_jsonl(tmp_path / "chunks.jsonl", [{"id": "a", "doc": "en/order-api.md", "start": 0, "end": 250}])
+    argv = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--chunks", dump, "--jobs", "1"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"chunkscope: warning: {dump}: no chunk covers 9 of the 10 corpus documents: " in err

@@ -135,3 +135,48 @@ def test_an_ambiguous_document_reference_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"document 'guide\.md' matches 2 corpus documents") as caught:
         read_chunks(str(path), corpus)
     assert (caught.value.line, caught.value.field) == (1, "metadata.source")
+
+
+def _langchain_dump(tmp_path: Path) -> Path:
+    documents = [
+        {"page_content": text, "metadata": {"source": "guide.md", "start_index": start}} for text, start in TRUTH
+    ]
+    path = tmp_path / "langchain.json"
+    path.write_text(json.dumps(documents), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("dump", "doc_key", "used", "note"),
+    [
+        ("LANGCHAIN", None, "metadata.source", "documents by metadata.source"),
+        ("llamaindex-nodes.jsonl", None, "ref_doc_id", "documents by ref_doc_id"),
+        ("llamaindex-docstore.json", "metadata.file_name", "metadata.file_name", "documents by metadata.file_name"),
+        ("chonkie.jsonl", None, None, "documents: the corpus's only one"),
+    ],
+)
+def test_the_summary_says_which_document_key_was_used(
+    tmp_path: Path, dump: str, doc_key: str | None, used: str | None, note: str
+) -> None:
+    from chunkscope.chunkers.imported import import_summary_line
+    from chunkscope.reports.offsets import chunk_import_dict, chunk_import_line
+
+    path = _langchain_dump(tmp_path) if dump == "LANGCHAIN" else FIXTURES / dump
+    summary = read_chunks(str(path), GUIDE, doc_key=doc_key).imported
+    assert summary is not None
+    assert summary.doc_key == used  # the spec's doc_key=none means the format's usual key: this one
+    assert import_summary_line(summary).endswith(f" not found; {note}")
+    assert chunk_import_dict(summary)["doc_key"] == used
+    assert chunk_import_line(summary).endswith(f"(left out). {note[0].upper()}{note[1:]}.")
+
+
+def test_chunkscope_dumps_keep_their_summary_line(tmp_path: Path) -> None:
+    from chunkscope.chunkers.imported import import_summary_line
+    from chunkscope.reports.offsets import chunk_import_line
+
+    path = tmp_path / "chunks.jsonl"
+    path.write_text(json.dumps({"id": "a", "doc": "guide.md", "start": 0, "end": 17}) + "\n", encoding="utf-8")
+    summary = read_chunks(str(path), GUIDE).imported
+    assert summary is not None and summary.doc_key == "doc"
+    assert import_summary_line(summary).endswith("0 relocated, 0 ambiguous, 0 not found")
+    assert chunk_import_line(summary).endswith("0 not found (left out).")

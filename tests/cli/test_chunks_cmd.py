@@ -137,3 +137,23 @@ def test_token_sized_export_carries_each_chunks_token_count(tmp_path: Path, caps
     # Character-sized chunks carry no token count.
     assert main(["chunks", "fixed:size=200", "--out", str(out)]) == 0
     assert all("tokens" not in json.loads(line) for line in out.read_text(encoding="utf-8").splitlines())
+
+
+def test_json_writes_the_export_as_every_other_command_names_its_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    by_json, by_out = tmp_path / "json.jsonl", tmp_path / "out.jsonl"
+    assert main(["chunks", "paragraph", "--json", str(by_json)]) == 0
+    assert main(["chunks", "paragraph", "--out", str(by_out)]) == 0  # the first name stays an alias
+    assert by_json.read_bytes() == by_out.read_bytes()
+    assert len(by_json.read_text(encoding="utf-8").splitlines()) > 1
+    capsys.readouterr()
+    assert main(["chunks", "paragraph", "--json", "-"]) == 0
+    assert capsys.readouterr().out.encode() == by_json.read_bytes()
+
+
+def test_a_refused_export_path_names_the_option_as_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, questions = sample_paths()
+    for option in ("--json", "--out"):
+        assert main(["chunks", "paragraph", option, str(questions)]) == 2
+        assert f"refusing to write {option} {questions}" in capsys.readouterr().err

@@ -206,6 +206,19 @@ def test_quotes_that_need_a_lower_rung_fail_under_a_stricter_gold_match(capsys: 
     assert "try --gold-match fuzzy" in error
     error = one_line_error(capsys, *args, "--gold-match", "exact")  # f1's straight quotes are not found
     assert ":1: field 'evidence[0].quote'" in error
+    # normalisation finds f1's quote: the hint is the default, not the approximate fuzzy match
+    assert error.rstrip().endswith("(--gold-match exact; try --gold-match normalized, the default, which finds it)")
+    assert "fuzzy" not in error
+
+
+def test_a_quote_normalisation_misses_too_still_suggests_fuzzy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (GOLD / "fixable.jsonl").read_text(encoding="utf-8").splitlines()
+    only_typos = tmp_path / "f2.jsonl"
+    only_typos.write_text(lines[1] + "\n", encoding="utf-8")  # f2: typos, which only fuzzy matching finds
+    error = one_line_error(capsys, "eval", *GOLD_INPUT, "--questions", str(only_typos), "--gold-match", "exact")
+    assert error.rstrip().endswith("(--gold-match exact; try --gold-match fuzzy)")
 
 
 @pytest.mark.parametrize("command", ["eval", "compare", "sweep", "inspect"])

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from chunkscope.chunkers.base import Chunking, chunkers
 from chunkscope.errors import InputError
-from chunkscope.io.chunk_dumps import FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
+from chunkscope.io.chunk_dumps import DEFAULT_DOC_KEYS, FORMATS, DocumentResolver, Dump, DumpChunk, read_dump
 from chunkscope.io.locate import OrderedPlacement, Piece, Placement, place_in_order
 from chunkscope.io.newlines import newline_view
 from chunkscope.io.offsets import OFFSET_UNITS, DocumentOffsets, OffsetError, check_unit
@@ -92,8 +92,32 @@ def read_chunks(
         tuple(tally.unordered),
         tuple(tally.newline_docs),
         tally.rewritten,
+        doc_key or DEFAULT_DOC_KEYS[dump.format],
     )
-    return Chunking(tuple(tally.units), None, tuple(tally.problems), summary)
+    uncovered = uncovered_documents(path, corpus, tally.units)
+    problems = (*tally.problems, uncovered) if uncovered else tuple(tally.problems)
+    return Chunking(tuple(tally.units), None, problems, summary)
+
+
+UNCOVERED_SHOWN = 5
+"""Documents named in the warning about documents no chunk of a dump covers (the rest are counted)."""
+
+
+def uncovered_documents(path: str, corpus: Corpus, units: Sequence[Chunk]) -> str | None:
+    """A warning naming the corpus documents (with text) that no placed chunk of the dump covers, or None.
+
+    Evidence in such a document can never be retrieved: without the warning its questions would just be lost.
+    """
+    covered = {unit.doc for unit in units}
+    missing = [document.id for document in corpus.documents if document.id not in covered and document.text.strip()]
+    if not missing:
+        return None
+    named = ", ".join(f"'{doc}'" for doc in missing[:UNCOVERED_SHOWN])
+    more = f" and {len(missing) - UNCOVERED_SHOWN} more" if len(missing) > UNCOVERED_SHOWN else ""
+    return (
+        f"{path}: no chunk covers {len(missing)} of the {len(corpus.documents)} corpus documents: {named}{more}; "
+        "evidence there cannot be retrieved (its questions count as lost)"
+    )
 
 
 def rewritten_explanation(count: int) -> str:
@@ -281,10 +305,13 @@ def _name(chunk: DumpChunk) -> str:
 
 
 def import_summary_line(summary: ChunkImport) -> str:
-    """One line for stderr: what the dump held and how its chunks were placed."""
+    """One line for stderr: what the dump held, how its chunks were placed, and (when it is not chunkscope's own
+    ``doc``) which field named their documents."""
     viewed = len(summary.newline_view_docs)
     through = f"; {viewed} CRLF document{'s' if viewed > 1 else ''} placed through the universal-newlines view"
+    note = summary.document_key_note
     return (
         f"{summary.path} ({summary.format}): {summary.total} chunks: {summary.exact} exact, "
         f"{summary.relocated} relocated, {summary.ambiguous} ambiguous, {summary.not_found} not found"
+        + (f"; {note}" if note else "")
     ) + (through if viewed else "")

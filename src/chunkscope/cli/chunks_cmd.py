@@ -43,7 +43,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("spec", metavar="SPEC", help="chunker spec, e.g. fixed:size=400,overlap=80 or markdown")
     common.add_input_options(parser)
     group = parser.add_argument_group("output (written atomically)")
-    group.add_argument("--out", metavar="FILE", required=True, help="the JSONL file to write ('-' for stdout)")
+    group.add_argument(
+        "--json",
+        "--out",  # the first name of the option; --json is the name every other command's reports use
+        action=common.AliasedReportOption,
+        metavar="FILE",
+        required=True,
+        help="the JSONL file to write ('-' for stdout); --out is the same option",
+    )
     group.add_argument(
         "--format",
         choices=ROW_FORMATS,
@@ -85,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     rows = ROW_BUILDERS[args.format]
-    common.write_outputs(args, {"out": lambda: export_jsonl(chunking, write, counter, rows, args.ids)})
+    common.write_outputs(args, {"json": lambda: export_jsonl(chunking, write, counter, rows, args.ids)})
     return common.EXIT_OK
 
 

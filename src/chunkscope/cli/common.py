@@ -10,11 +10,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from chunkscope.chunkers import Chunking, parse_chunker
 from chunkscope.chunkers.imported import ImportedChunker, import_summary_line
 from chunkscope.cli.bounds import MAX_BUDGET, MAX_TOP_K, bounded_int
+from chunkscope.cli.progress import add_quiet_option, configs_progress
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.chroma import corpora_directory
 from chunkscope.io.chunk_dumps import FORMATS as DUMP_FORMATS
@@ -25,7 +24,7 @@ from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, parse_match_policy
 from chunkscope.io.targets import names_stdout, target_problem, write_report
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
-from chunkscope.pipeline.parallel import FINISHED, evaluate_configs
+from chunkscope.pipeline.parallel import evaluate_configs
 from chunkscope.results import ChunkImport, Config, ConfigResult
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.run import RunFile
@@ -347,7 +346,7 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
-    """--jobs: worker processes evaluating configurations in parallel."""
+    """--jobs: worker processes evaluating configurations in parallel (and --quiet: no progress)."""
     parser.add_argument(
         "--jobs",
         type=positive_int,
@@ -356,6 +355,7 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
         help="configurations evaluated in parallel by N worker processes (default: the machine's cores, "
         f"{os.cpu_count() or 1}); 1 evaluates them one after another in this process. The results are the same",
     )
+    add_quiet_option(parser)
 
 
 def evaluate_all(
@@ -366,44 +366,24 @@ def evaluate_all(
     alongside: Callable[[], None] | None = None,
     finished: Callable[[int, ConfigResult], None] | None = None,
 ) -> list[ConfigResult]:
-    """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
+    """Evaluate configurations (``jobs`` at a time), with progress on stderr (:mod:`chunkscope.cli.progress`).
 
-    The first bar counts finished configurations; the second follows the stage (chunking, indexing,
-    ranking) of the configuration last heard from, so a long embedding run of a dense retriever
-    shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
+    Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
     are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
     :func:`chunkscope.pipeline.parallel.evaluate_configs`.
     """
-    questions = dataset.questions.questions
-    if not sys.stderr.isatty():
+    with configs_progress([config.label for config in configs]) as follow:
         evaluation = evaluate_configs(
-            dataset.corpus, questions, configs, jobs, evaluator=evaluator, alongside=alongside, finished=finished
+            dataset.corpus,
+            dataset.questions.questions,
+            configs,
+            jobs,
+            follow,
+            evaluator=evaluator,
+            alongside=alongside,
+            finished=finished,
         )
-    else:
-        from rich.progress import Progress  # bars only on a terminal
-
-        with Progress(console=Console(stderr=True), transient=True) as progress:
-            overall = progress.add_task("evaluating", total=len(configs))
-            stage_task = progress.add_task("", total=1)
-
-            def follow(position: int, stage: str, done: int, total: int) -> None:
-                if stage == FINISHED:
-                    progress.advance(overall)
-                    return
-                progress.update(overall, description=configs[position].label)
-                progress.update(stage_task, description=f"  {stage}", completed=done, total=max(total, 1))
-
-            evaluation = evaluate_configs(
-                dataset.corpus,
-                questions,
-                configs,
-                jobs,
-                follow,
-                evaluator=evaluator,
-                alongside=alongside,
-                finished=finished,
-            )
     for warning in evaluation.retriever_warnings:
         print(f"chunkscope: warning: {warning}", file=sys.stderr)
     for chunker, problems in evaluation.chunking_problems:
@@ -445,7 +425,7 @@ def write_outputs(args: argparse.Namespace, outputs: dict[str, Callable[[], str]
         try:
             write_report(path, content)
         except OSError as exc:
-            raise ChunkscopeError(f"cannot write --{option} {path}: {exc.strerror or exc}") from None
+            raise ChunkscopeError(f"cannot write {typed(args, option)} {path}: {exc.strerror or exc}") from None
         print(f"wrote {path}", file=sys.stderr)
 
 
@@ -475,31 +455,49 @@ def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> N
     requested: list[tuple[str, str]] = [
         (option, getattr(args, option)) for option in OUTPUT_OPTIONS if getattr(args, option, None) is not None
     ]
-    to_stdout = [f"--{option}" for option, path in requested if names_stdout(path)]
+    to_stdout = [typed(args, option) for option, path in requested if names_stdout(path)]
     if len(to_stdout) > 1:
         raise ChunkscopeError(f"only one report can go to stdout ('-'): {' and '.join(to_stdout)} both ask for it")
     inputs = [Path(path) for path in input_paths(args, configs)]
     written: dict[Path, str] = {}
     for option, path in requested:
         if not path.strip():
-            raise ChunkscopeError(f"--{option} needs a file path (or '-' for stdout)")
+            raise ChunkscopeError(f"{typed(args, option)} needs a file path (or '-' for stdout)")
         problem = target_problem(path)
         if problem is not None:
-            raise ChunkscopeError(f"cannot write --{option} {path}: {problem}")
+            raise ChunkscopeError(f"cannot write {typed(args, option)} {path}: {problem}")
         if names_stdout(path):
             continue
         target = Path(path)
         key = target.resolve()
         if key in written:
-            raise ChunkscopeError(f"--{option} and --{written[key]} both write {path}: give each report its own file")
+            both = f"{typed(args, option)} and {typed(args, written[key])}"
+            raise ChunkscopeError(f"{both} both write {path}: give each report its own file")
         written[key] = option
-        _check_output_path(option, target, inputs)
+        _check_output_path(typed(args, option), target, inputs)
 
 
 def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> None:
     conflict = input_conflict(target, inputs)
     if conflict is not None:
-        raise ChunkscopeError(f"refusing to write --{option} {target}: {conflict}")
+        raise ChunkscopeError(f"refusing to write {option} {target}: {conflict}")
+
+
+TYPED = "options_typed"
+"""Namespace attribute: the option string given for a report option that has an alias (``--out`` for ``--json``)."""
+
+
+class AliasedReportOption(argparse.Action):
+    """A report option with an alias (``chunks --json FILE``, also ``--out FILE``): messages name the one given."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        setattr(namespace, self.dest, values)
+        namespace.__dict__.setdefault(TYPED, {})[self.dest] = option_string
+
+
+def typed(args: argparse.Namespace, option: str) -> str:
+    """How the user wrote report option ``option`` (``--json``, or an alias such as ``--out``)."""
+    return str(getattr(args, TYPED, {}).get(option) or f"--{option}")
 
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
-
-from rich.console import Console
 
 from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
 from chunkscope.cli import common
+from chunkscope.cli.progress import add_quiet_option, stage_progress
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.reports.eval import to_json
@@ -40,6 +38,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help=f"most fragile questions listed in the table and the Markdown report (default {MOST_FRAGILE_SHOWN})",
     )
+    add_quiet_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -60,19 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _evaluate(dataset: Dataset, config: Config) -> FragilityResult:
-    """The fragility of ``config``, with a progress bar on stderr when it is a terminal."""
+    """The fragility of ``config``, with progress on stderr (:mod:`chunkscope.cli.progress`)."""
     evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
-    if not sys.stderr.isatty():
-        result = fragility(evaluator, config)
-    else:
-        from rich.progress import Progress  # bars only on a terminal
-
-        with Progress(console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("fragility", total=1)
-
-            def follow(stage: str, done: int, total: int) -> None:
-                progress.update(task, description=f"{stage} of {config.label}", completed=done, total=total)
-
-            result = fragility(evaluator, config, progress=follow)
+    with stage_progress(config.label) as follow:
+        result = fragility(evaluator, config, progress=follow)
     common.report_chunking_problems(evaluator, [config, *(n.config for n in result.neighbours)])
     return result

@@ -223,7 +223,6 @@ class _Resolver:
         hits = self.finder.find(document.id, document.text, quote)
         occurrence = item.get("occurrence")
         if hits.match is None:
-            level = self.finder.policy.level
             raise self._unresolved(
                 "not_found",
                 quote,
@@ -232,7 +231,7 @@ class _Resolver:
                 where,
                 f"{name}.quote",
                 f"quote {shorten(quote)} found 0 times in '{document.id}' (--gold-match {self.finder.policy.label}"
-                f"{'' if level == 'fuzzy' else '; try --gold-match fuzzy'})",
+                f"{wider_match_hint(self.finder, document, quote)})",
             )
         starts = [start for start, _ in hits.places]
         if occurrence is None:
@@ -351,3 +350,13 @@ def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int]
 def more_offsets(count: int) -> str:
     """`` +N more`` when ``count`` offsets are more than the ``SHOWN_OFFSETS`` listed, else nothing."""
     return f" +{count - SHOWN_OFFSETS} more" if count > SHOWN_OFFSETS else ""
+
+
+def wider_match_hint(finder: QuoteFinder, document: Document, quote: str) -> str:
+    """What to try for a quote ``finder`` did not find: ``normalized`` (the default) when the policy is ``exact``
+    and normalisation finds it, else ``fuzzy``; nothing when fuzzy matching already failed."""
+    if finder.policy.level == "fuzzy":
+        return ""
+    if finder.policy.level == "exact" and finder.at("normalized", document.id, document.text, quote).places:
+        return "; try --gold-match normalized, the default, which finds it"
+    return "; try --gold-match fuzzy"

@@ -11,7 +11,7 @@ from typing import Any
 
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit
 from chunkscope.model import Corpus
-from chunkscope.results import ChunkImport
+from chunkscope.results import ChunkImport, document_key_note
 
 
 class OffsetWriter:
@@ -81,6 +81,7 @@ def chunk_import_dict(summary: ChunkImport) -> dict[str, Any]:
         "unordered_docs": list(summary.unordered_docs),
         **({"newline_view_docs": list(summary.newline_view_docs)} if summary.newline_view_docs else {}),
         **({"rewritten": summary.rewritten} if summary.rewritten else {}),
+        "doc_key": summary.doc_key,
     }
 
 
@@ -88,6 +89,9 @@ def chunk_import_line(summary: Mapping[str, Any] | ChunkImport) -> str:
     """One sentence for a Markdown report: the dump and how its chunks were placed."""
     values = chunk_import_dict(summary) if isinstance(summary, ChunkImport) else summary
     notes = []
+    note = document_key_note(values["format"], values.get("doc_key", "doc"))
+    if note:
+        notes.append(f" {note[0].upper()}{note[1:]}.")
     if values.get("newline_view_docs"):
         shown = ", ".join(f"`{doc}`" for doc in values["newline_view_docs"])
         notes.append(f" Line endings differ: {shown} placed through the universal-newlines view.")
