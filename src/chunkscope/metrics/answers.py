@@ -1,0 +1,140 @@
+"""Answer formulas: SQuAD's and JGLUE's answer normalisation, exact match, F1, and the has-answer test.
+
+Two families of rules, chosen per reference by :func:`language_of`:
+
+- **English (SQuAD v1.1's official ``evaluate-v1.1.py``)**: lowercase; remove every character of
+  ``string.punctuation``; replace the words ``a``, ``an``, ``the`` (``\\b(a|an|the)\\b``) by a space;
+  collapse whitespace (``" ".join(text.split())``). Exact match compares the normalised strings; F1
+  counts the common tokens (a multiset intersection of the whitespace tokens), ``0`` when none.
+- **Japanese (JGLUE's JSQuAD scorer, the ``squad_metrics.py`` its transformers patch ships)**:
+  lowercase; strip trailing ``。``; collapse whitespace. Punctuation and articles are kept. F1 is
+  over characters (spaces included) of the normalised strings; when either side is empty it is
+  ``1`` if both are, else ``0``.
+
+A prediction scores its best value over the references (the official scripts' maximum over ground
+truths). ``answer_in_context`` (DPR's has-answer) uses a matching normalisation: English compares
+SQuAD-normalised token sequences (the reference's tokens appear contiguously in the text's
+tokens), Japanese NFKC-normalises and removes all whitespace, then looks for a substring.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+Language = Literal["en", "ja"]
+"""Which normalisation family applies."""
+
+_PUNCTUATION = frozenset(string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b", re.UNICODE)
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f]")
+"""Hiragana, katakana, CJK ideographs (extensions A to G, compatibility) and half-width katakana."""
+
+
+def language_of(reference: str) -> Language:
+    """``ja`` when the reference holds a kana or CJK ideograph character, else ``en``."""
+    return "ja" if _JAPANESE.search(reference) else "en"
+
+
+def normalize_squad(text: str) -> str:
+    """SQuAD v1.1's ``normalize_answer``: lowercase, drop punctuation, drop articles, collapse whitespace."""
+    lowered = text.lower()
+    no_punctuation = "".join(ch for ch in lowered if ch not in _PUNCTUATION)
+    no_articles = _ARTICLES.sub(" ", no_punctuation)
+    return " ".join(no_articles.split())
+
+
+def normalize_jsquad(text: str) -> str:
+    """JGLUE's JSQuAD ``normalize_answer``: lowercase, strip trailing ``。``, collapse whitespace."""
+    return " ".join(text.lower().rstrip("。").split())
+
+
+def exact_match(prediction: str, references: Sequence[str], language: Language | None = None) -> bool:
+    """True when the normalised prediction equals some normalised reference (False without references).
+
+    ``language`` forces the rule; by default each reference's own (:func:`language_of`).
+    """
+    return any(_exact(prediction, reference, language or language_of(reference)) for reference in references)
+
+
+def f1_score(prediction: str, references: Sequence[str], language: Language | None = None) -> float:
+    """The best F1 over the references (``0.0`` without references); see the module docstring."""
+    return max(
+        (_f1(prediction, reference, language or language_of(reference)) for reference in references), default=0.0
+    )
+
+
+def _exact(prediction: str, reference: str, language: Language) -> bool:
+    normalize = normalize_squad if language == "en" else normalize_jsquad
+    return normalize(prediction) == normalize(reference)
+
+
+def _f1(prediction: str, reference: str, language: Language) -> float:
+    if language == "en":
+        predicted, gold = normalize_squad(prediction).split(), normalize_squad(reference).split()
+    else:
+        predicted, gold = list(normalize_jsquad(prediction)), list(normalize_jsquad(reference))
+        if not predicted or not gold:
+            return float(predicted == gold)
+    same = sum((Counter(predicted) & Counter(gold)).values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(predicted), same / len(gold)
+    return 2 * precision * recall / (precision + recall)
+
+
+def context_form(text: str, language: Language) -> str | tuple[str, ...]:
+    """The form ``answer_in_context`` compares: SQuAD tokens (English) or NFKC text without whitespace."""
+    if language == "en":
+        return tuple(normalize_squad(text).split())
+    if not unicodedata.is_normalized("NFKC", text):  # the check is far cheaper than normalising
+        text = unicodedata.normalize("NFKC", text)
+    return "".join(text.split())
+
+
+class ContextForms:
+    """:func:`context_form` remembered per text: a chunk delivered to many questions is normalised once."""
+
+    __slots__ = ("_forms",)
+
+    def __init__(self) -> None:
+        self._forms: dict[tuple[str, Language], str | tuple[str, ...]] = {}
+
+    def __call__(self, text: str, language: Language) -> str | tuple[str, ...]:
+        key = (text, language)
+        form = self._forms.get(key)
+        if form is None:
+            form = self._forms[key] = context_form(text, language)
+        return form
+
+
+def has_answer(references: Sequence[str], texts: Iterable[str], forms: ContextForms | None = None) -> bool:
+    """DPR's has-answer: some reference, normalised, occurs in one of ``texts``, normalised alike.
+
+    English: the reference's SQuAD tokens appear as a contiguous run of a text's SQuAD tokens.
+    Japanese: the reference's NFKC form without whitespace is a substring of the text's. A reference
+    that normalises to nothing never occurs. ``forms`` remembers the texts' forms across calls.
+    """
+    form_of = forms or context_form
+    wanted = [(language_of(r), context_form(r, language_of(r))) for r in references]
+    wanted = [(language, form) for language, form in wanted if form]
+    if not wanted:
+        return False
+    languages = {language for language, _ in wanted}
+    for text in texts:
+        for language in languages:
+            candidate = form_of(text, language)
+            if any(_occurs(form, candidate) for lang, form in wanted if lang == language):
+                return True
+    return False
+
+
+def _occurs(needle: str | tuple[str, ...], haystack: str | tuple[str, ...]) -> bool:
+    if isinstance(needle, str) and isinstance(haystack, str):
+        return needle in haystack
+    width = len(needle)
+    return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
