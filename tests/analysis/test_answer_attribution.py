@@ -62,7 +62,7 @@ def test_bad_answers_fail_with_one_line(sample: Dataset, tmp_path: Path) -> None
         match_answers(load_answers(nothing)[0], sample.questions, None)
     unjudged = tmp_path / "unjudged.jsonl"
     unjudged.write_text('{"id": "q01", "answer": "x"}\n')
-    with pytest.raises(InputError, match="unjudged.jsonl:1: no judgment"):
+    with pytest.raises(InputError, match=r"unjudged\.jsonl:1: no judgment"):
         match_answers(load_answers(unjudged)[0], sample.questions, None)
 
 

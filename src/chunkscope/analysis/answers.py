@@ -215,6 +215,11 @@ class Attribution:
     phi: Interval
 
     @property
+    def by_question(self) -> Mapping[str, AnswerRow]:
+        """The rows by question id."""
+        return {row.question_id: row for row in self.rows}
+
+    @property
     def correct(self) -> int:
         """Answered questions judged correct."""
         return sum(row.correct for row in self.rows)

@@ -1,0 +1,143 @@
+"""Answers for any configuration: a reader plugin generates them, a judge (built-in or plugin) decides them.
+
+A **reader** is ``python:package.module:function`` called as ``function(question, chunks, budget)``
+with the question text, the delivered chunks' texts in rank order (a truncated chunk's delivered
+part) and the configuration's budget (``None`` without one); it returns the answer text.
+
+A **judge** is built in (``em``: SQuAD/JGLUE exact match against the question's references;
+``f1``: their F1, correct at ``score >= threshold``) or ``python:package.module:function`` called
+as ``function(question, answer, references)``, returning a bool, or a number in [0, 1] judged
+correct at ``score >= threshold``.
+
+Plugins are named on the command line only, never read from data (the rules of plugin retrievers,
+:mod:`chunkscope.spec.plugins`). Reader answers are cached by (configuration, question id,
+delivered texts): a configuration evaluated twice, or a question whose context did not change,
+asks the reader once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from chunkscope.analysis.answers import DEFAULT_THRESHOLD, AnswerSet, Judge, Judgment, delivered_texts
+from chunkscope.errors import ChunkscopeError
+from chunkscope.metrics.answers import exact_match, f1_score
+from chunkscope.model import Question, QuestionSet
+from chunkscope.results import Config, ConfigResult
+from chunkscope.spec.plugins import PluginError, call_plugin, load_function
+
+BUILT_IN_JUDGES = ("em", "f1")
+"""Judges that need no plugin: exact match and F1 against the references."""
+_PREFIX = "python:"
+
+
+def plugin_target(text: str, option: str) -> str:
+    """``package.module:function`` of ``python:package.module:function`` (ChunkscopeError otherwise)."""
+    if not text.startswith(_PREFIX):
+        raise ChunkscopeError(f"{option} takes python:package.module:function, got {text!r}")
+    return text[len(_PREFIX) :]
+
+
+def make_judge(spec: str, threshold: float | None) -> tuple[str, Judge]:
+    """The judge ``spec`` names: ``em``, ``f1`` or ``python:module:function`` (loaded now, so a bad name fails
+    before any work)."""
+    cut = DEFAULT_THRESHOLD if threshold is None else threshold
+    if spec == "em":
+        return spec, _built_in(lambda answer, refs: (exact_match(answer, refs), None))
+    if spec == "f1":
+
+        def f1(answer: str, references: Sequence[str]) -> tuple[bool, float | None]:
+            score = f1_score(answer, references)
+            return score >= cut, score
+
+        return spec, _built_in(f1)
+    target = plugin_target(spec, "--judge")
+    function = load_function(target)
+
+    def judge(question: Question, answer: str) -> tuple[bool, float | None]:
+        value = call_plugin(
+            spec, f"question '{question.id}'", function, question.query, answer, list(question.references)
+        )
+        return _verdict(value, spec, question.id, threshold, cut)
+
+    return spec, judge
+
+
+def _built_in(decide: Callable[[str, Sequence[str]], tuple[bool, float | None]]) -> Judge:
+    def judge(question: Question, answer: str) -> tuple[bool, float | None]:
+        if not question.references:
+            raise ChunkscopeError(
+                f"question '{question.id}' has no reference answer for the built-in judge "
+                "(references come from SQuAD answers, a reference column or an answers field)"
+            )
+        return decide(answer, question.references)
+
+    return judge
+
+
+def _verdict(value: Any, spec: str, question_id: str, threshold: float | None, cut: float) -> tuple[bool, float | None]:
+    if isinstance(value, bool):
+        return value, None
+    if isinstance(value, (int, float)) and math.isfinite(value):
+        score = float(value)
+        if threshold is None and not 0.0 <= score <= 1.0:
+            raise PluginError(
+                f"judge '{spec}' returned {score:g} for question '{question_id}': outside [0, 1], "
+                "give --answer-threshold to judge such scores"
+            )
+        return score >= cut, score
+    raise PluginError(
+        f"judge '{spec}' returned {type(value).__name__} for question '{question_id}': expected a bool or a number"
+    )
+
+
+class Reader:
+    """A reader plugin with its answer cache."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self.function = load_function(plugin_target(spec, "--reader"))
+        self.cache: dict[tuple[Config, str, tuple[str, ...]], str] = {}
+        self.calls = 0
+        """How many times the plugin was called (cache misses)."""
+
+    def answer(self, config: Config, question: Question, chunks: Sequence[str]) -> str:
+        """The reader's answer to ``question`` from ``chunks``, cached."""
+        key = (config, question.id, tuple(chunks))
+        cached = self.cache.get(key)
+        if cached is not None:
+            return cached
+        self.calls += 1
+        value = call_plugin(
+            self.spec, f"question '{question.id}'", self.function, question.query, list(chunks), config.budget
+        )
+        if not isinstance(value, str):
+            raise PluginError(
+                f"reader '{self.spec}' returned {type(value).__name__} for question '{question.id}': expected text"
+            )
+        self.cache[key] = value
+        return value
+
+
+def read_answers(
+    reader: Reader,
+    result: ConfigResult,
+    questions: QuestionSet,
+    judge: tuple[str, Judge],
+    cancel: Callable[[], bool] | None = None,
+) -> AnswerSet:
+    """The reader's answer to every question of ``result``, judged; ``cancel`` returning True stops early
+    (ChunkscopeError)."""
+    by_id = {q.id: q for q in questions.questions}
+    judgments: dict[str, Judgment] = {}
+    for question_result in result.questions:
+        if cancel is not None and cancel():
+            raise ChunkscopeError("cancelled")
+        question = by_id[question_result.question_id]
+        answer = reader.answer(result.config, question, delivered_texts(question_result))
+        correct, score = judge[1](question, answer)
+        judgments[question.id] = Judgment(question.id, answer, correct, score, f"reader {reader.spec}")
+    return AnswerSet(f"reader {reader.spec}", "reader", MappingProxyType(judgments), (), f"judge {judge[0]}")
