@@ -55,13 +55,13 @@ class AnswerTransitions:
         return sum(row[transition] for row in self.crossed.values())
 
     def sentence(self) -> str:
-        """``evidence became complete for 41; of those, 29 answers turned correct (answer rate p = ...)``."""
+        """``Evidence became complete for 41; of those, 29 answers turned correct (answer rate p = ...)``."""
         became = self.evidence_count("became complete")
         turned = self.crossed["became complete"]["turned correct"]
         lost = self.evidence_count("became incomplete")
         turned_wrong = self.crossed["became incomplete"]["turned wrong"]
         return (
-            f"evidence became complete for {became}; of those, {turned} answers turned correct. "
+            f"Evidence became complete for {became}; of those, {turned} answers turned correct. "
             f"Evidence became incomplete for {lost}; of those, {turned_wrong} answers turned wrong. "
             f"Answer rate {self.answer_test.mean_a:.4f} -> {self.answer_test.mean_b:.4f}, "
             f"paired test p = {self.answer_test.p_value:.4g}"

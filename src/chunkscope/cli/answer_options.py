@@ -11,6 +11,7 @@ Answers a ``--reader`` generates belong to each configuration they were generate
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ from rich.console import Console
 
 from chunkscope.analysis.answers import Attribution, Judge, answers_in_context, attribute, match_answers
 from chunkscope.analysis.readers import Reader, make_judge, read_answers
+from chunkscope.cli.bounds import probability
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.answers import FORMATS, AnswerFile, load_answers
 from chunkscope.io.sources import Dataset
@@ -42,7 +44,7 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1) -> None:
     )
     group.add_argument(
         "--answer-threshold",
-        type=float,
+        type=_finite,
         metavar="T",
         help="a score is correct at score >= T (default 0.5, for scores in [0, 1] only)",
     )
@@ -62,11 +64,29 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1) -> None:
         metavar="python:MODULE:FUNCTION",
         help="generate an answer per question and configuration from its delivered chunks",
     )
+    if sides == 2:
+        group.add_argument(
+            "--answer-margin",
+            type=probability,
+            metavar="M",
+            help="also test the answer rate for equivalence (TOST) within ±M",
+        )
     group.add_argument(
         "--answer-in-context",
         action="store_true",
         help="report answer_in_context (a reference answer occurs in the delivered text) beside complete",
     )
+
+
+def _finite(text: str) -> float:
+    """argparse type: a finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
