@@ -9,11 +9,14 @@ from typing import Any
 
 import pytest
 
-from chunkscope.analysis.answers import delivered_texts
+from chunkscope.analysis.answers import attribute, delivered_texts, match_answers
 from chunkscope.cli import main
+from chunkscope.io.answers import load_answers
 from chunkscope.io.squad import load_squad
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.reports.answers import AnswerOutcome
+from chunkscope.reports.casefile import case_file
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "answers"
 FAST = ["--permutations", "300"]
@@ -243,3 +246,33 @@ def test_bad_answers_files_are_one_line(capsys: pytest.CaptureFixture[str], tmp_
         "deepeval",
     )
     assert "ragas.csv" in line
+
+
+def test_explain_shows_the_answer_beside_the_evidence(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _report(capsys, "explain", "q02", "--chunker", "paragraph", "--answers", str(FIXTURES / "plain.jsonl"))
+    (view,) = report["answers"]
+    assert view["question"] == "q02" and view["answer"] == "From the day you ordered."
+    assert view["answer_correct"] is False
+    # the attribution follows the evidence of the explained configuration
+    eval_report = _report(capsys, "eval", "--chunker", "paragraph")
+    complete = next(q["complete"] for q in eval_report["configs"][0]["questions"] if q["id"] == "q02")
+    assert view["answer_attribution"] == ("generation" if complete else "retrieval")
+
+
+def test_the_case_file_carries_the_answer(sample_result_and_answers: tuple[Any, ...]) -> None:
+    question, corpus, result, outcome = sample_result_and_answers
+    text = case_file(question, corpus, [result], "sample", answers=outcome)
+    assert "### A: answer to q02" in text
+    assert "- Answer: “From the day you ordered.”: wrong" in text
+    assert case_file(question, corpus, [result], "sample") == case_file(question, corpus, [result], "sample", None)
+    assert "answer to" not in case_file(question, corpus, [result], "sample")
+
+
+@pytest.fixture
+def sample_result_and_answers(sample: Any) -> tuple[Any, ...]:
+    result = Evaluator(sample.corpus, sample.questions.questions).evaluate(parse_config("paragraph", "bm25", 5))
+    answers = match_answers(load_answers(FIXTURES / "plain.jsonl")[0], sample.questions, None)
+    attribution = attribute(result, answers)
+    outcome = AnswerOutcome({}, {result.config: attribution}, {result.config: "the only configuration"})
+    question = next(q for q in sample.questions.questions if q.id == "q02")
+    return question, sample.corpus, result, outcome

@@ -14,6 +14,7 @@ from typing import Any
 
 from chunkscope.analysis.answer_compare import ANSWER_TRANSITIONS, EVIDENCE_TRANSITIONS, AnswerTransitions
 from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerRow, AnswerSet, Attribution, Interval
+from chunkscope.model import Question
 from chunkscope.results import Config, ConfigResult
 
 CSV_COLUMNS = ("answer_in_context", "answer_correct", "answer_score", "answer_attribution")
@@ -262,3 +263,45 @@ def transitions_dict(transitions: AnswerTransitions) -> dict[str, Any]:
             "verdict": eq.verdict,
         }
     return entry
+
+
+def question_answer_view(question: Question, result: ConfigResult, outcome: AnswerOutcome) -> dict[str, Any]:
+    """One question's references, answer_in_context, and its answer and judgment under ``result``'s configuration."""
+    index = next(i for i, q in enumerate(result.questions) if q.question_id == question.id)
+    flags = outcome.in_context.get(result.config)
+    attribution = outcome.attributions.get(result.config)
+    view: dict[str, Any] = {"question": question.id, "references": list(question.references)}
+    view |= question_answer_fields(
+        question.id,
+        flags is not None,
+        flags[index] if flags is not None else None,
+        attribution.by_question if attribution is not None else None,
+    )
+    if attribution is not None:
+        row = attribution.by_question.get(question.id)
+        view["answers_from"] = attribution.answers.source
+        view["why_this_configuration"] = outcome.rule[result.config]
+        view["failure_cause"] = row.cause if row is not None else None
+    return view
+
+
+def question_answer_markdown(view: Mapping[str, Any]) -> list[str]:
+    """The answer lines of one question (explain, case files)."""
+    lines = [f"### Answer to {view['question']}", ""]
+    references = view["references"]
+    lines.append(f"- References: {', '.join(f'“{r}”' for r in references) if references else 'none'}")
+    if "answer_in_context" in view:
+        flag = view["answer_in_context"]
+        lines.append(f"- Answer in context: {'–' if flag is None else 'yes' if flag else 'no'}")
+    if "answer" in view:
+        if view["answer"] is None:
+            lines.append(f"- Answer: none in {view['answers_from']}")
+        else:
+            score = "" if view["answer_score"] is None else f" (score {view['answer_score']:g})"
+            verdict = "correct" if view["answer_correct"] else "wrong"
+            lines += [
+                f"- Answer: “{view['answer']}”: {verdict}{score}",
+                f"- Attribution: {view['answer_attribution']} (cause {view['failure_cause']})",
+                f"- From {view['answers_from']}; {view['why_this_configuration']}",
+            ]
+    return [*lines, ""]
