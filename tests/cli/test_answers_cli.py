@@ -276,3 +276,10 @@ def sample_result_and_answers(sample: Any) -> tuple[Any, ...]:
     outcome = AnswerOutcome({}, {result.config: attribution}, {result.config: "the only configuration"})
     question = next(q for q in sample.questions.questions if q.id == "q02")
     return question, sample.corpus, result, outcome
+
+
+def test_answer_in_context_without_references_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--chunker", "paragraph", "--answer-in-context", "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    assert "answer_in_context not computed: no question has a reference answer" in captured.err
+    assert "answers" not in json.loads(captured.out)["configs"][0]

@@ -23,7 +23,7 @@ from chunkscope.cli.bounds import probability
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.answers import FORMATS, AnswerFile, load_answers
 from chunkscope.io.sources import Dataset
-from chunkscope.reports.answers import AnswerOutcome, in_context_summary
+from chunkscope.reports.answers import AnswerOutcome, in_context_summary, interval_text
 from chunkscope.results import Config, ConfigResult
 
 
@@ -156,6 +156,9 @@ def outcome_for(
         return AnswerOutcome()
     has_references = any(q.references for q in dataset.questions.questions)
     in_context = {r.config: answers_in_context(dataset.questions, r) for r in results} if has_references else {}
+    notes: tuple[str, ...] = ()
+    if inputs.in_context and not has_references:
+        notes = ("answer_in_context not computed: no question has a reference answer",)
     by_config = {r.config: r for r in results}
     attributions: dict[Config, Attribution] = {}
     rules: dict[Config, str] = {}
@@ -169,11 +172,13 @@ def outcome_for(
             answers = read_answers(inputs.reader, result, dataset.questions, inputs.judge)
             attributions[result.config] = attribute(result, answers, seed)
             rules[result.config] = f"generated under it by --reader {inputs.reader.spec}"
-    return AnswerOutcome(in_context, attributions, rules)
+    return AnswerOutcome(in_context, attributions, rules, notes=notes)
 
 
 def print_outcome(console: Console, results: Sequence[ConfigResult], outcome: AnswerOutcome) -> None:
     """The answer lines of the terminal output."""
+    for note in outcome.notes:
+        console.print(note, highlight=False)
     for result in results:
         flags = outcome.in_context.get(result.config)
         if flags is not None:
@@ -186,15 +191,11 @@ def print_outcome(console: Console, results: Sequence[ConfigResult], outcome: An
     for config, attribution in outcome.attributions.items():
         counts = attribution.counts
         answers = attribution.answers
-        phi = attribution.phi
-        phi_text = "undefined" if phi.value is None else f"{phi.value:.3f}"
-        if phi.low is not None and phi.high is not None:
-            phi_text += f" [{phi.low:.3f}, {phi.high:.3f}]"
         console.print(
             f"answers of {config.label} ({outcome.rule[config]}; {answers.source}, {answers.format}): "
             + ", ".join(f"{name} {counts[name]}" for name in counts)
             + f"; unanswered {len(attribution.unanswered)}, unmatched rows {len(answers.unmatched)}; "
-            f"agreement {attribution.agreement.value:.3f}, phi {phi_text}",
+            f"agreement {interval_text(attribution.agreement)}, phi {interval_text(attribution.phi)}",
             highlight=False,
         )
         for where in answers.unmatched[:10]:

@@ -33,6 +33,8 @@ class AnswerOutcome:
     """Why the answers belong to each configuration (stated in every report)."""
     transitions: AnswerTransitions | None = None
     """Answers under A and B (compare with answers for both)."""
+    notes: tuple[str, ...] = ()
+    """What was asked for but could not be computed, and why (printed, and in the JSON report)."""
 
     @property
     def empty(self) -> bool:
@@ -161,7 +163,8 @@ def add_to_csv(text: str, results: Sequence[ConfigResult], outcome: AnswerOutcom
     return buffer.getvalue()
 
 
-def _percent(interval: Interval) -> str:
+def interval_text(interval: Interval) -> str:
+    """``0.812 [0.790, 0.833]``, the value alone without an interval, ``undefined`` without a value."""
     if interval.value is None:
         return "undefined"
     if interval.low is None or interval.high is None:
@@ -213,8 +216,8 @@ def attribution_markdown(attribution: Attribution, rule: str) -> list[str]:
     lines.append("| **all** | " + " | ".join(str(attribution.counts[a]) for a in ATTRIBUTIONS) + " |")
     lines += [
         "",
-        f"Evidence complete vs answer correct: agreement {_percent(attribution.agreement)}, "
-        f"phi {_percent(attribution.phi)} (95% bootstrap intervals).",
+        f"Evidence complete vs answer correct: agreement {interval_text(attribution.agreement)}, "
+        f"phi {interval_text(attribution.phi)} (95% bootstrap intervals).",
         "",
     ]
     return lines
