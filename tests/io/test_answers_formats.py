@@ -99,7 +99,7 @@ def test_a_forced_format_is_used_and_says_so(tmp_path: Path) -> None:
         ("b.jsonl", '{"id": "q01", "answer": "x", "score": "high"}\n', "b.jsonl:1: field 'score'"),
         ("c.jsonl", '{"answer": "x"}\n', "cannot tell the answers format"),
         ("d.txt", "x", "must be .json, .jsonl or .csv"),
-        ("e.json", '{"testCases": [{"input": "q", "actualOutput": "a"}]}', "field 'success'"),
+        ("e.json", '{"testCases": [{"input": "q", "actualOutput": "a"}]}', "field 'testCases[0].success'"),
         ("f.json", '{"results": {"results": [{"vars": {"question": "q"}, "response": {"output": 3}}]}}', "output"),
         ("g.csv", "user_input,response,faithfulness\nq,a,1\n", "no judgment column"),
     ],

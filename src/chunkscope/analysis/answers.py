@@ -28,7 +28,7 @@ import numpy as np
 
 from chunkscope.analysis.diagnose import FailureCause, failure_causes
 from chunkscope.errors import InputError
-from chunkscope.io.answers_base import AnswerFile
+from chunkscope.io.answers_base import AnswerFile, Place, fail
 from chunkscope.metrics.answers import ContextForms, has_answer
 from chunkscope.model import Question, QuestionSet
 from chunkscope.results import ConfigResult, QuestionResult
@@ -122,7 +122,7 @@ def _judged(
     correct: bool | None,
     score: float | None,
     threshold: float | None,
-    where: str,
+    where: Place,
     question: Question,
     answer: str,
     judge: tuple[str, Judge] | None,
@@ -131,10 +131,10 @@ def _judged(
         return correct, score
     if score is not None:
         if threshold is None and not 0.0 <= score <= 1.0:
-            raise InputError(where, f"score {score:g} lies outside [0, 1]: give --answer-threshold to judge it")
+            raise fail(where, f"score {score:g} lies outside [0, 1]: give --answer-threshold to judge it")
         return score >= (DEFAULT_THRESHOLD if threshold is None else threshold), score
     if judge is None:
-        raise InputError(where, "no judgment ('correct' or a score): give one, or --judge to judge the answer")
+        raise fail(where, "no judgment ('correct' or a score): give one, or --judge to judge the answer")
     return judge[1](question, answer)
 
 

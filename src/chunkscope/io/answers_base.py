@@ -19,12 +19,32 @@ from chunkscope.io.chroma import csv_rows
 from chunkscope.io.text import jsonl_records, parse_json, reject_bom
 
 
+class Place(str):
+    """Where a row is, as text (``FILE:LINE``, or ``FILE field results[3]`` in a JSON file), with its parts."""
+
+    path: str
+    line: int | None
+    prefix: str
+
+    def __new__(cls, path: str, line: int | None = None, prefix: str = "") -> Place:
+        text = f"{path}:{line}" if line is not None else f"{path} field {prefix.rstrip('.')}" if prefix else path
+        place = super().__new__(cls, text)
+        place.path, place.line, place.prefix = path, line, prefix
+        return place
+
+
+def fail(place: Place, message: str, field: str | None = None) -> InputError:
+    """The InputError of ``place``: its file, line and the field within the row."""
+    name = f"{place.prefix}{field}" if field else place.prefix.rstrip(".") or None
+    return InputError(place.path, message, line=place.line, field=name)
+
+
 @dataclass(frozen=True, slots=True)
 class AnswerRecord:
     """One generated answer from an answers file."""
 
-    where: str
-    """Where it is, for messages: ``FILE:LINE`` or ``FILE field [i]``."""
+    where: Place
+    """Where it is, for messages: ``FILE:LINE`` or ``FILE field results[i]``."""
     question_id: str | None
     """The question id, when the file gives one."""
     question: str | None
@@ -97,11 +117,11 @@ def parsed_content(path: Path, text: str) -> Any:
     raise InputError(str(path), "an answers file must be .json, .jsonl or .csv")
 
 
-def row_list(path: str, content: Any, key: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+def row_list(path: str, content: Any, key: str | None = None) -> Iterator[tuple[Place, dict[str, Any]]]:
     """``(where, row)`` for a list of rows: CSV/JSONL lines, a JSON array, or the JSON object's ``key`` list."""
     if isinstance(content, list) and all(isinstance(item, tuple) for item in content):
         for line, row in content:
-            yield f"{path}:{line}", row
+            yield Place(path, line), row
         return
     rows = content.get(key) if isinstance(content, dict) and key else content
     if not isinstance(rows, list):
@@ -110,7 +130,7 @@ def row_list(path: str, content: Any, key: str | None = None) -> Iterator[tuple[
         name = f"{key}[{index}]" if key else f"[{index}]"
         if not isinstance(row, dict):
             raise InputError(path, "each row must be an object", field=name)
-        yield f"{path} field {name}", row
+        yield Place(path, None, f"{name}."), row
 
 
 def first_rows(content: Any) -> list[dict[str, Any]]:
@@ -121,14 +141,14 @@ def first_rows(content: Any) -> list[dict[str, Any]]:
     return []
 
 
-def text_value(value: Any, where: str, name: str, *, required: bool = True) -> str | None:
+def text_value(value: Any, where: Place, name: str, *, required: bool = True) -> str | None:
     """A string cell (a number is taken as its text); InputError naming ``where`` and ``name`` otherwise."""
     if value is None or value == "":
         if required:
-            raise InputError(where, "missing", field=name)
+            raise fail(where, "missing", name)
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(where, f"must be text, got {type(value).__name__}", field=name)
+        raise fail(where, f"must be text, got {type(value).__name__}", name)
     return str(value)
 
 
@@ -136,7 +156,7 @@ _TRUE = {"true", "1", "yes", "y", "correct", "pass", "passed"}
 _FALSE = {"false", "0", "no", "n", "wrong", "incorrect", "fail", "failed"}
 
 
-def bool_value(value: Any, where: str, name: str) -> bool | None:
+def bool_value(value: Any, where: Place, name: str) -> bool | None:
     """A yes/no cell: a JSON boolean or 0/1, or in CSV one of true/false, yes/no, 1/0, pass/fail (any case)."""
     if value is None or value == "":
         return None
@@ -146,10 +166,10 @@ def bool_value(value: Any, where: str, name: str) -> bool | None:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
         return value.strip().lower() in _TRUE
-    raise InputError(where, f"must be true or false, got {value!r}", field=name)
+    raise fail(where, f"must be true or false, got {value!r}", name)
 
 
-def score_value(value: Any, where: str, name: str) -> float | None:
+def score_value(value: Any, where: Place, name: str) -> float | None:
     """A finite number (or numeric CSV text); None when empty; InputError otherwise."""
     if value is None or value == "":
         return None
@@ -157,7 +177,7 @@ def score_value(value: Any, where: str, name: str) -> float | None:
         try:
             value = float(value)
         except ValueError:
-            raise InputError(where, f"must be a number, got {value!r}", field=name) from None
+            raise fail(where, f"must be a number, got {value!r}", name) from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(float(value)):
-        raise InputError(where, f"must be a finite number, got {value!r}", field=name)
+        raise fail(where, f"must be a finite number, got {value!r}", name)
     return float(value)

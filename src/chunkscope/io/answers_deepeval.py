@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkscope.errors import InputError
 from chunkscope.io.answers_base import (
     AnswerFormat,
     AnswerRecord,
+    Place,
     bool_value,
+    fail,
     register,
     row_list,
     score_value,
@@ -24,7 +25,7 @@ from chunkscope.io.answers_base import (
 
 
 def _detect(suffix: str, content: Any) -> bool:
-    return isinstance(content, dict) and isinstance(content.get("testCases"), list)
+    return isinstance(content, dict) and "testCases" in content
 
 
 def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[AnswerRecord], str | None]:
@@ -42,7 +43,7 @@ def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[
         if metric is None:
             correct = bool_value(case.get("success"), where, "success")
             if correct is None:
-                raise InputError(where, "missing (or give --answer-metric NAME)", field="success")
+                raise fail(where, "missing (or give --answer-metric NAME)", "success")
         else:
             score = _metric_score(case.get("metricsData"), metric, where)
         records.append(
@@ -51,9 +52,9 @@ def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[
     return records, metric
 
 
-def _metric_score(data: Any, metric: str, where: str) -> float:
+def _metric_score(data: Any, metric: str, where: Place) -> float:
     if not isinstance(data, list):
-        raise InputError(where, "must be a list", field="metricsData")
+        raise fail(where, "must be a list", "metricsData")
     names = []
     for i, entry in enumerate(data):
         if isinstance(entry, dict):
@@ -61,9 +62,9 @@ def _metric_score(data: Any, metric: str, where: str) -> float:
             if entry.get("name") == metric:
                 score = score_value(entry.get("score"), where, f"metricsData[{i}].score")
                 if score is None:
-                    raise InputError(where, "missing", field=f"metricsData[{i}].score")
+                    raise fail(where, "missing", f"metricsData[{i}].score")
                 return score
-    raise InputError(where, f"no metric {metric!r} (metrics: {', '.join(names) or 'none'})", field="metricsData")
+    raise fail(where, f"no metric {metric!r} (metrics: {', '.join(names) or 'none'})", "metricsData")
 
 
 FORMAT = register(AnswerFormat("deepeval", _detect, _read, order=20))

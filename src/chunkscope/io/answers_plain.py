@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from chunkscope.errors import InputError
 from chunkscope.io.answers_base import (
     AnswerFormat,
     AnswerRecord,
+    Place,
     bool_value,
+    fail,
     first_rows,
     register,
     row_list,
@@ -34,7 +35,7 @@ def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[
         question = text_value(row.get(question_field), where, question_field) if question_field else None
         answer = text_value(row.get("answer"), where, "answer", required=False) or ""
         if "answer" not in row:
-            raise InputError(where, "missing", field="answer")
+            raise fail(where, "missing", "answer")
         references = _references(row.get("reference"), where)
         records.append(
             AnswerRecord(
@@ -50,7 +51,7 @@ def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[
     return records, score_column if any(r.score is not None for r in records) else None
 
 
-def _references(value: Any, where: str) -> tuple[str, ...]:
+def _references(value: Any, where: Place) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
     if isinstance(value, list) and all(isinstance(v, str) for v in value):

@@ -14,6 +14,8 @@ from chunkscope.errors import InputError
 from chunkscope.io.answers_base import (
     AnswerFormat,
     AnswerRecord,
+    Place,
+    fail,
     first_rows,
     register,
     row_list,
@@ -30,11 +32,11 @@ def _detect(suffix: str, content: Any) -> bool:
     return bool(rows) and "user_input" in rows[0] and "response" in rows[0]
 
 
-def score_column(columns: list[str], wanted: str | None, where: str) -> str:
+def score_column(columns: list[str], wanted: str | None, where: Place) -> str:
     """The metric column to judge by: ``wanted`` when given, else the first default present."""
     if wanted is not None:
         if wanted not in columns:
-            raise InputError(where, f"no metric column {wanted!r} (columns: {', '.join(columns)})", field=wanted)
+            raise fail(where, f"no metric column {wanted!r} (columns: {', '.join(columns)})", wanted)
         return wanted
     for name in SCORE_COLUMNS:
         found = next((c for c in columns if c == name or c.startswith(f"{name}(")), None)
@@ -49,7 +51,7 @@ def score_column(columns: list[str], wanted: str | None, where: str) -> str:
 
 def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[AnswerRecord], str | None]:
     rows = list(row_list(path, content))
-    column = score_column(list(rows[0][1]) if rows else [], metric, path)
+    column = score_column(list(rows[0][1]) if rows else [], metric, Place(path))
     records = []
     for where, row in rows:
         question = text_value(row.get("user_input"), where, "user_input")
@@ -58,7 +60,7 @@ def _read(path: str, text: str, content: Any, metric: str | None) -> tuple[list[
         question_id = text_value(row.get("id"), where, "id", required=False)
         score = score_value(row.get(column), where, column)
         if score is None:
-            raise InputError(where, "missing score (ragas leaves it empty when the metric failed)", field=column)
+            raise fail(where, "missing score (ragas leaves it empty when the metric failed)", column)
         records.append(
             AnswerRecord(where, question_id, question, answer, None, score, (reference,) if reference else ())
         )
