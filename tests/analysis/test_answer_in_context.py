@@ -26,7 +26,7 @@ def _squad_tokens(text: str) -> list[str]:
 
 
 def _occurs(reference: str, text: str) -> bool:
-    if _is_japanese(reference):
+    if _is_japanese(reference) or _is_japanese(text):
         needle = re.sub(r"\s+", "", unicodedata.normalize("NFKC", reference))
         return bool(needle) and needle in re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
     needle, haystack = _squad_tokens(reference), _squad_tokens(text)
@@ -49,3 +49,5 @@ def test_answer_in_context_matches_a_brute_force_scan(jsquad: Dataset) -> None:
     # both outcomes occur, and the proxy is not the evidence measure itself
     assert 0 < sum(expected) < len(expected)
     assert expected != [q.complete for q in result.questions]
+    # the gold span is the first reference's text: evidence delivered whole means the answer is in context
+    assert all(flag for flag, q in zip(flags, result.questions, strict=True) if q.complete)

@@ -82,6 +82,10 @@ def test_no_reference_scores_nothing() -> None:
         # Japanese: NFKC makes full-width ＡＢＣ plain ABC.
         (["ＡＢＣ社"], ["ABC社の本社"], True),
         (["大阪"], ["首都は東京都です"], False),
+        # a Latin reference in Japanese text: the Japanese rule (tokens would make "nhkの番組" one word).
+        (["NHK"], ["NHKの番組"], True),
+        # Latin in Latin text keeps the token rule.
+        (["NHK"], ["NHKs"], False),
         # a reference that normalises to nothing never occurs.
         (["the"], ["the the"], False),
     ],

@@ -97,12 +97,14 @@ def context_form(text: str, language: Language) -> str | tuple[str, ...]:
 
 
 class ContextForms:
-    """:func:`context_form` remembered per text: a chunk delivered to many questions is normalised once."""
+    """A text's language and :func:`context_form`, remembered per text: a chunk delivered to many
+    questions is examined once."""
 
-    __slots__ = ("_forms",)
+    __slots__ = ("_forms", "_languages")
 
     def __init__(self) -> None:
         self._forms: dict[tuple[str, Language], str | tuple[str, ...]] = {}
+        self._languages: dict[str, Language] = {}
 
     def __call__(self, text: str, language: Language) -> str | tuple[str, ...]:
         key = (text, language)
@@ -111,24 +113,31 @@ class ContextForms:
             form = self._forms[key] = context_form(text, language)
         return form
 
+    def language(self, text: str) -> Language:
+        """:func:`language_of` the text."""
+        found = self._languages.get(text)
+        if found is None:
+            found = self._languages[text] = language_of(text)
+        return found
+
 
 def has_answer(references: Sequence[str], texts: Iterable[str], forms: ContextForms | None = None) -> bool:
     """DPR's has-answer: some reference, normalised, occurs in one of ``texts``, normalised alike.
 
-    English: the reference's SQuAD tokens appear as a contiguous run of a text's SQuAD tokens.
-    Japanese: the reference's NFKC form without whitespace is a substring of the text's. A reference
-    that normalises to nothing never occurs. ``forms`` remembers the texts' forms across calls.
+    The Japanese rule applies when the reference or the text is Japanese (:func:`language_of`): the
+    reference's NFKC form without whitespace is a substring of the text's. Otherwise the English rule:
+    the reference's SQuAD tokens appear as a contiguous run of the text's SQuAD tokens. A reference that
+    normalises to nothing never occurs. ``forms`` remembers the texts' languages and forms across calls.
     """
-    form_of = forms or context_form
-    wanted = [(language_of(r), context_form(r, language_of(r))) for r in references]
-    wanted = [(language, form) for language, form in wanted if form]
-    if not wanted:
-        return False
-    languages = {language for language, _ in wanted}
+    memory = forms or ContextForms()
+    wanted = [(language_of(r), r) for r in references]
+    needles = {(lang, r): context_form(r, lang) for lang0, r in wanted for lang in {lang0, "ja"}}
     for text in texts:
-        for language in languages:
-            candidate = form_of(text, language)
-            if any(_occurs(form, candidate) for lang, form in wanted if lang == language):
+        text_language = memory.language(text)
+        for reference_language, reference in wanted:
+            rule: Language = "ja" if "ja" in (reference_language, text_language) else "en"
+            needle = needles[(rule, reference)]
+            if needle and _occurs(needle, memory(text, rule)):
                 return True
     return False
 
