@@ -10,6 +10,7 @@ import pytest
 from chunkscope.analysis.readers import Reader, make_judge, read_answers
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.sources import Dataset
+from chunkscope.model import EvidenceItem, Question, Span
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
 
@@ -37,3 +38,17 @@ def test_cancel_stops_reading(plugins: Path, sample: Dataset) -> None:
     with pytest.raises(ChunkscopeError, match="cancelled"):
         read_answers(reader, result, sample.questions, judge, cancel=lambda: reader.calls >= 2)
     assert reader.calls == 2
+
+
+def test_built_in_judges_follow_the_question_language() -> None:
+    evidence = (EvidenceItem((Span("d", 0, 3),)),)
+    japanese = Question("j", "放送局はどこ？", evidence, (), ("NHK",))
+    english = Question("e", "Which broadcaster?", evidence, (), ("NHK",))
+    _, f1 = make_judge("f1", 0.5)
+    # Japanese question: characters [n h k] vs [n h k ' ' x]: 3 common, P = 3/5, R = 1, F1 = 2·(3/5)/(8/5) = 3/4.
+    assert f1(japanese, "NHK x") == (True, pytest.approx(0.75))
+    # English question: tokens [nhk] vs [nhk x]: P = 1/2, R = 1, F1 = 2/3.
+    assert f1(english, "NHK x") == (True, pytest.approx(2 / 3))
+    _, em = make_judge("em", None)
+    assert em(japanese, "nhk。") == (True, None)  # lowercase, trailing 。 stripped
+    assert em(english, "nhk。") == (False, None)  # 。 is not in string.punctuation

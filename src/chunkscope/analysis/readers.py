@@ -5,7 +5,8 @@ with the question text, the delivered chunks' texts in rank order (a truncated c
 part) and the configuration's budget (``None`` without one); it returns the answer text.
 
 A **judge** is built in (``em``: SQuAD/JGLUE exact match against the question's references;
-``f1``: their F1, correct at ``score >= threshold``) or ``python:package.module:function`` called
+``f1``: their F1, correct at ``score >= threshold``; JGLUE's rule for a question whose text is Japanese,
+else each reference's own) or ``python:package.module:function`` called
 as ``function(question, answer, references)``, returning a bool, or a number in [0, 1] judged
 correct at ``score >= threshold``.
 
@@ -24,7 +25,7 @@ from typing import Any
 
 from chunkscope.analysis.answers import DEFAULT_THRESHOLD, AnswerSet, Judge, Judgment, delivered_texts
 from chunkscope.errors import ChunkscopeError
-from chunkscope.metrics.answers import exact_match, f1_score
+from chunkscope.metrics.answers import Language, exact_match, f1_score, language_of
 from chunkscope.model import Question, QuestionSet
 from chunkscope.results import Config, ConfigResult
 from chunkscope.spec.plugins import PluginError, call_plugin, load_function
@@ -46,11 +47,11 @@ def make_judge(spec: str, threshold: float | None) -> tuple[str, Judge]:
     before any work)."""
     cut = DEFAULT_THRESHOLD if threshold is None else threshold
     if spec == "em":
-        return spec, _built_in(lambda answer, refs: (exact_match(answer, refs), None))
+        return spec, _built_in(lambda answer, refs, language: (exact_match(answer, refs, language), None))
     if spec == "f1":
 
-        def f1(answer: str, references: Sequence[str]) -> tuple[bool, float | None]:
-            score = f1_score(answer, references)
+        def f1(answer: str, references: Sequence[str], language: Language | None) -> tuple[bool, float | None]:
+            score = f1_score(answer, references, language)
             return score >= cut, score
 
         return spec, _built_in(f1)
@@ -66,14 +67,17 @@ def make_judge(spec: str, threshold: float | None) -> tuple[str, Judge]:
     return spec, judge
 
 
-def _built_in(decide: Callable[[str, Sequence[str]], tuple[bool, float | None]]) -> Judge:
+def _built_in(decide: Callable[[str, Sequence[str], Language | None], tuple[bool, float | None]]) -> Judge:
+    """A judge against the references: JGLUE's rule for a Japanese question (its text), else each reference's own."""
+
     def judge(question: Question, answer: str) -> tuple[bool, float | None]:
         if not question.references:
             raise ChunkscopeError(
                 f"question '{question.id}' has no reference answer for the built-in judge "
                 "(references come from SQuAD answers, a reference column or an answers field)"
             )
-        return decide(answer, question.references)
+        language: Language | None = "ja" if language_of(question.query) == "ja" else None
+        return decide(answer, question.references, language)
 
     return judge
 
