@@ -13,6 +13,7 @@ from chunkscope.io.sources import Dataset
 from chunkscope.model import EvidenceItem, Question, Span
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.spec.plugins import PluginError
 
 
 def test_the_reader_is_asked_once_per_configuration_question_and_context(plugins: Path, sample: Dataset) -> None:
@@ -52,3 +53,14 @@ def test_built_in_judges_follow_the_question_language() -> None:
     _, em = make_judge("em", None)
     assert em(japanese, "nhk。") == (True, None)  # lowercase, trailing 。 stripped
     assert em(english, "nhk。") == (False, None)  # 。 is not in string.punctuation
+
+
+def test_threads_give_the_same_answers_and_stop_at_an_error(plugins: Path, sample: Dataset) -> None:
+    result = Evaluator(sample.corpus, sample.questions.questions).evaluate(parse_config("paragraph", "bm25", 3))
+    judge = make_judge("python:cs_plugins.answering:contains_reference", None)
+    one = read_answers(Reader("python:cs_plugins.answering:first_chunk"), result, sample.questions, judge)
+    four = read_answers(Reader("python:cs_plugins.answering:first_chunk"), result, sample.questions, judge, threads=4)
+    assert list(four.judgments.items()) == list(one.judgments.items())  # same answers, same order
+    bad = make_judge("python:cs_plugins.answering:raises", None)
+    with pytest.raises(PluginError, match="judge broke"):
+        read_answers(Reader("python:cs_plugins.answering:first_chunk"), result, sample.questions, bad, threads=4)

@@ -19,7 +19,9 @@ asks the reader once.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from types import MappingProxyType
 from typing import Any
 
@@ -27,7 +29,7 @@ from chunkscope.analysis.answers import DEFAULT_THRESHOLD, AnswerSet, Judge, Jud
 from chunkscope.errors import ChunkscopeError
 from chunkscope.metrics.answers import Language, exact_match, f1_score, language_of
 from chunkscope.model import Question, QuestionSet
-from chunkscope.results import Config, ConfigResult
+from chunkscope.results import Config, ConfigResult, QuestionResult
 from chunkscope.spec.plugins import PluginError, call_plugin, load_function
 
 BUILT_IN_JUDGES = ("em", "f1")
@@ -107,6 +109,7 @@ class Reader:
         self.cache: dict[tuple[Config, str, tuple[str, ...]], str] = {}
         self.calls = 0
         """How many times the plugin was called (cache misses)."""
+        self._lock = threading.Lock()
 
     def answer(self, config: Config, question: Question, chunks: Sequence[str]) -> str:
         """The reader's answer to ``question`` from ``chunks``, cached."""
@@ -114,7 +117,8 @@ class Reader:
         cached = self.cache.get(key)
         if cached is not None:
             return cached
-        self.calls += 1
+        with self._lock:
+            self.calls += 1
         value = call_plugin(
             self.spec, f"question '{question.id}'", self.function, question.query, list(chunks), config.budget
         )
@@ -132,16 +136,34 @@ def read_answers(
     questions: QuestionSet,
     judge: tuple[str, Judge],
     cancel: Callable[[], bool] | None = None,
+    threads: int = 1,
 ) -> AnswerSet:
-    """The reader's answer to every question of ``result``, judged; ``cancel`` returning True stops early
-    (ChunkscopeError)."""
+    """The reader's answer to every question of ``result``, judged, in question order.
+
+    ``threads`` > 1 asks the reader and the judge for several questions at once (for plugins that wait
+    on a model server); the answers are the same. ``cancel`` returning True stops before the next
+    question (ChunkscopeError); the first plugin error stops the rest and is raised.
+    """
     by_id = {q.id: q for q in questions.questions}
-    judgments: dict[str, Judgment] = {}
-    for question_result in result.questions:
+
+    def judged(question_result: QuestionResult) -> Judgment:
         if cancel is not None and cancel():
             raise ChunkscopeError("cancelled")
         question = by_id[question_result.question_id]
         answer = reader.answer(result.config, question, delivered_texts(question_result))
         correct, score = judge[1](question, answer)
-        judgments[question.id] = Judgment(question.id, answer, correct, score, f"reader {reader.spec}")
-    return AnswerSet(f"reader {reader.spec}", "reader", MappingProxyType(judgments), (), f"judge {judge[0]}")
+        return Judgment(question.id, answer, correct, score, f"reader {reader.spec}")
+
+    if threads <= 1:
+        judgments = [judged(q) for q in result.questions]
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            futures = [pool.submit(judged, q) for q in result.questions]
+            try:
+                judgments = [future.result() for future in futures]
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    by_question = {j.question_id: j for j in judgments}
+    return AnswerSet(f"reader {reader.spec}", "reader", MappingProxyType(by_question), (), f"judge {judge[0]}")

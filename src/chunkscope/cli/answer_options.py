@@ -19,7 +19,7 @@ from rich.console import Console
 
 from chunkscope.analysis.answers import Attribution, Judge, answers_in_context, attribute, match_answers
 from chunkscope.analysis.readers import Reader, make_judge, read_answers
-from chunkscope.cli.bounds import probability
+from chunkscope.cli.bounds import bounded_int, probability
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.answers import FORMATS, AnswerFile, load_answers
 from chunkscope.io.sources import Dataset
@@ -72,6 +72,13 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1) -> None:
             help="also test the answer rate for equivalence (TOST) within ±M",
         )
     group.add_argument(
+        "--reader-threads",
+        type=bounded_int(1, 256),
+        default=1,
+        metavar="N",
+        help="ask the reader and judge for N questions at once (for plugins that wait on a model server; default 1)",
+    )
+    group.add_argument(
         "--answer-in-context",
         action="store_true",
         help="report answer_in_context (a reference answer occurs in the delivered text) beside complete",
@@ -98,6 +105,7 @@ class AnswerInputs:
     reader: Reader | None
     in_context: bool
     threshold: float | None
+    threads: int = 1
 
     @property
     def wanted(self) -> bool:
@@ -118,7 +126,7 @@ def answer_inputs(args: argparse.Namespace, sides: int = 1) -> AnswerInputs:
     if reader is not None and judge is None:
         judge = make_judge("em", threshold)
     files = tuple(load_answers(path, args.answers_format, args.answer_metric)[0] for path in paths)
-    return AnswerInputs(files, judge, reader, args.answer_in_context, threshold)
+    return AnswerInputs(files, judge, reader, args.answer_in_context, threshold, args.reader_threads)
 
 
 def answers_config(args: argparse.Namespace, configs: Sequence[Config]) -> tuple[Config, str]:
@@ -169,7 +177,7 @@ def outcome_for(
     if inputs.reader is not None:
         assert inputs.judge is not None
         for result in results:
-            answers = read_answers(inputs.reader, result, dataset.questions, inputs.judge)
+            answers = read_answers(inputs.reader, result, dataset.questions, inputs.judge, threads=inputs.threads)
             attributions[result.config] = attribute(result, answers, seed)
             rules[result.config] = f"generated under it by --reader {inputs.reader.spec}"
     return AnswerOutcome(in_context, attributions, rules, notes=notes)
