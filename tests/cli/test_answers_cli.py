@@ -283,3 +283,16 @@ def test_answer_in_context_without_references_says_so(capsys: pytest.CaptureFixt
     captured = capsys.readouterr()
     assert "answer_in_context not computed: no question has a reference answer" in captured.err
     assert "answers" not in json.loads(captured.out)["configs"][0]
+
+
+def test_compare_csv_carries_both_sides(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "c.csv"
+    argv = ["compare", "fixed:size=200", "paragraph", *FAST, "--answers", str(FIXTURES / "plain.jsonl")]
+    assert main([*argv, "--csv", str(out)]) == 0
+    header, *rows = [line.split(",") for line in out.read_text().splitlines()]
+    assert header[-8:] == [
+        f"{c}_{s}" for s in "ab" for c in ("answer_in_context", "answer_correct", "answer_score", "answer_attribution")
+    ]
+    q02 = next(row for row in rows if row[0] == "q02")
+    assert q02[-7] == "0" and q02[-5] in ("generation", "retrieval")  # A's answer: wrong
+    assert q02[-4:] == ["", "", "", ""]  # B has no answers: never attributed to it

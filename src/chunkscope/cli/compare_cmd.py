@@ -22,6 +22,7 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.answers import (
     AnswerOutcome,
+    add_to_compare_csv,
     answers_markdown,
     attribution_dict,
     in_context_summary,
@@ -126,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         args,
         {
             "json": json_report,
-            "csv": lambda: compare_csv(comparison, equivalence, effects),
+            "csv": lambda: add_to_compare_csv(compare_csv(comparison, equivalence, effects), results, outcome),
             "markdown": lambda: (
                 markdown_group_note(
                     compare_markdown(

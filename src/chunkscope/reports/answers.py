@@ -144,21 +144,9 @@ def add_to_csv(text: str, results: Sequence[ConfigResult], outcome: AnswerOutcom
     writer.writerow([*rows[0], *CSV_COLUMNS])
     position = 1
     for result in results:
-        flags = outcome.in_context.get(result.config)
-        attribution = outcome.attributions.get(result.config)
-        by_id = attribution.by_question if attribution is not None else {}
-        for index, question in enumerate(result.questions):
-            row = by_id.get(question.question_id)
-            flag = flags[index] if flags is not None else None
-            writer.writerow(
-                [
-                    *rows[position],
-                    "" if flag is None else int(flag),
-                    "" if row is None else int(row.correct),
-                    "" if row is None or row.judgment.score is None else row.judgment.score,
-                    "" if row is None else row.attribution,
-                ]
-            )
+        cells = _answer_cells(result, outcome)
+        for question in result.questions:
+            writer.writerow([*rows[position], *cells[question.question_id]])
             position += 1
     return buffer.getvalue()
 
@@ -308,3 +296,39 @@ def question_answer_markdown(view: Mapping[str, Any]) -> list[str]:
                 f"- From {view['answers_from']}; {view['why_this_configuration']}",
             ]
     return [*lines, ""]
+
+
+COMPARE_CSV_COLUMNS = tuple(f"{column}_{side}" for side in "ab" for column in CSV_COLUMNS)
+"""Columns added at the end of every compare CSV row when answers are reported: A's, then B's."""
+
+
+def add_to_compare_csv(text: str, results: Sequence[ConfigResult], outcome: AnswerOutcome) -> str:
+    """The compare CSV with A's and B's answer columns appended to every row (rows keyed by their question id)."""
+    if outcome.empty:
+        return text
+    sides = [_answer_cells(result, outcome) for result in results]
+    rows = list(csv.reader(io.StringIO(text)))
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow([*rows[0], *COMPARE_CSV_COLUMNS])
+    for row in rows[1:]:
+        writer.writerow([*row, *(cell for side in sides for cell in side[row[0]])])
+    return buffer.getvalue()
+
+
+def _answer_cells(result: ConfigResult, outcome: AnswerOutcome) -> dict[str, list[Any]]:
+    """Each question's CSV answer cells under ``result``'s configuration (empty cells where nothing applies)."""
+    flags = outcome.in_context.get(result.config)
+    attribution = outcome.attributions.get(result.config)
+    by_id = attribution.by_question if attribution is not None else {}
+    cells: dict[str, list[Any]] = {}
+    for index, question in enumerate(result.questions):
+        row = by_id.get(question.question_id)
+        flag = flags[index] if flags is not None else None
+        cells[question.question_id] = [
+            "" if flag is None else int(flag),
+            "" if row is None else int(row.correct),
+            "" if row is None or row.judgment.score is None else row.judgment.score,
+            "" if row is None else row.attribution,
+        ]
+    return cells
