@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunkscope.metrics.answers import exact_match, f1_score, has_answer, language_of
+from chunkscope.metrics.answers import ANSWER_METRICS, exact_match, f1_score, has_answer, language_of
 
 
 @pytest.mark.parametrize(
@@ -92,3 +92,12 @@ def test_no_reference_scores_nothing() -> None:
 )
 def test_has_answer(references: list[str], texts: list[str], expected: bool) -> None:
     assert has_answer(references, texts) is expected
+
+
+def test_answer_metrics_by_hand() -> None:
+    values = [True, False, None, True]  # the third question has no reference: left out
+    assert ANSWER_METRICS["answer_in_context"].summarize(values) == 2
+    assert ANSWER_METRICS["answer_in_context_rate"].summarize(values) == pytest.approx(2 / 3)
+    assert ANSWER_METRICS["questions_with_references"].summarize(values) == 3
+    assert ANSWER_METRICS["answer_correct_rate"].summarize([None, None]) is None
+    assert all(metric.definition for metric in ANSWER_METRICS.values())

@@ -23,7 +23,8 @@ import re
 import string
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 Language = Literal["en", "ja"]
@@ -147,3 +148,57 @@ def _occurs(needle: str | tuple[str, ...], haystack: str | tuple[str, ...]) -> b
         return needle in haystack
     width = len(needle)
     return any(haystack[i : i + width] == needle for i in range(len(haystack) - width + 1))
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerMetric:
+    """One answer metric: its key, label, kind and formula over the per-question values.
+
+    The answer metrics live beside :data:`chunkscope.metrics.registry.REGISTRY`: a registry metric is
+    a function of a question's evidence result alone, these of a per-question 0/1 value that needs
+    the question's references or its answer (``None`` where it does not apply: no reference, no answer).
+    """
+
+    name: str
+    """The JSON/CSV key."""
+    label: str
+    """Short display label."""
+    kind: Literal["rate", "count"]
+    """``count``: a whole number of questions; ``rate``: a share of the questions it applies to."""
+    summarize: Callable[[Sequence[bool | None]], float | None]
+    """The configuration's value from every question's value (``None`` entries left out)."""
+
+    @property
+    def definition(self) -> str:
+        """The exact formula, from the summary function's docstring."""
+        return " ".join((self.summarize.__doc__ or "").split())
+
+
+def _count(values: Sequence[bool | None]) -> int:
+    """``Σ_q [v_q]`` over the questions whose value applies."""
+    return sum(1 for value in values if value)
+
+
+def _rate(values: Sequence[bool | None]) -> float | None:
+    """``Σ_q [v_q] / |{q : v_q applies}|``; ``null`` when it applies to no question."""
+    known = [value for value in values if value is not None]
+    return sum(known) / len(known) if known else None
+
+
+def _applies(values: Sequence[bool | None]) -> int:
+    """``|{q : v_q applies}|``: the questions with a reference (or an answer)."""
+    return sum(1 for value in values if value is not None)
+
+
+ANSWER_METRICS: dict[str, AnswerMetric] = {
+    metric.name: metric
+    for metric in (
+        AnswerMetric("answer_in_context", "in ctx", "count", _count),
+        AnswerMetric("answer_in_context_rate", "in ctx %", "rate", _rate),
+        AnswerMetric("questions_with_references", "with refs", "count", _applies),
+        AnswerMetric("answer_correct", "correct", "count", _count),
+        AnswerMetric("answer_correct_rate", "correct %", "rate", _rate),
+    )
+}
+"""The answer metrics by key, in report order; ``answer_in_context*`` and ``questions_with_references`` read
+each question's answer_in_context, ``answer_correct*`` each answered question's judgment."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from chunkscope.analysis.answer_compare import ANSWER_TRANSITIONS, EVIDENCE_TRANSITIONS, AnswerTransitions
 from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerRow, AnswerSet, Attribution, Interval
+from chunkscope.metrics.answers import ANSWER_METRICS
 from chunkscope.model import Question
 from chunkscope.results import Config, ConfigResult
 
@@ -73,6 +74,7 @@ def attribution_dict(attribution: Attribution, rule: str) -> dict[str, Any]:
         "answered": len(attribution.rows),
         "unanswered": len(attribution.unanswered),
         "correct": attribution.correct,
+        "correct_rate": ANSWER_METRICS["answer_correct_rate"].summarize([row.correct for row in attribution.rows]),
         "attribution": dict(attribution.counts),
         "by_cause": {cause: dict(row) for cause, row in attribution.by_cause.items()},
         "agreement": interval_dict(attribution.agreement),
@@ -81,13 +83,9 @@ def attribution_dict(attribution: Attribution, rule: str) -> dict[str, Any]:
 
 
 def in_context_summary(flags: Sequence[bool | None]) -> dict[str, Any]:
-    """``answer_in_context`` (count) over the questions with references, and how many have them."""
-    known = [flag for flag in flags if flag is not None]
-    return {
-        "answer_in_context": sum(known),
-        "answer_in_context_rate": sum(known) / len(known) if known else None,
-        "questions_with_references": len(known),
-    }
+    """``answer_in_context`` (count and rate) over the questions with references, and how many have them."""
+    names = ("answer_in_context", "answer_in_context_rate", "questions_with_references")
+    return {name: ANSWER_METRICS[name].summarize(flags) for name in names}
 
 
 def add_to_eval_report(report: dict[str, Any], results: Sequence[ConfigResult], outcome: AnswerOutcome) -> None:
