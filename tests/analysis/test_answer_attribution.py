@@ -23,6 +23,7 @@ from chunkscope.analysis.diagnose import failure_cause
 from chunkscope.errors import InputError
 from chunkscope.io.answers import load_answers
 from chunkscope.io.sources import Dataset
+from chunkscope.model import EvidenceItem, Question, QuestionSet, Span
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
 
@@ -121,3 +122,19 @@ def test_the_bootstrap_interval_is_close_to_the_normal_one() -> None:
     assert phi.value == pytest.approx(0.4)
     assert phi.low == pytest.approx(0.4 - 1.96 * 0.84 / math.sqrt(2000), abs=0.006)
     assert phi.high == pytest.approx(0.4 + 1.96 * 0.84 / math.sqrt(2000), abs=0.006)
+
+
+def test_a_question_text_shared_by_two_questions_matches_neither(tmp_path: Path) -> None:
+    evidence = (EvidenceItem((Span("d", 0, 1),)),)
+    questions = QuestionSet(
+        (Question("a", "Same?", evidence), Question("b", "Same?", evidence), Question("c", "Other?", evidence))
+    )
+    path = tmp_path / "answers.jsonl"
+    path.write_text(
+        '{"question": "Same?", "answer": "x", "correct": true}\n'
+        '{"question": "Other?", "answer": "y", "correct": false}\n'
+        '{"id": "b", "question": "Same?", "answer": "z", "correct": true}\n'
+    )
+    answers = match_answers(load_answers(path)[0], questions, None)
+    assert sorted(answers.judgments) == ["b", "c"]  # the id decides for row 3
+    assert answers.unmatched == (f"{path}:1 (its question text is shared by several questions)",)

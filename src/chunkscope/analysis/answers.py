@@ -78,7 +78,8 @@ class AnswerSet:
 def match_answers(
     answers: AnswerFile, questions: QuestionSet, threshold: float | None, judge: tuple[str, Judge] | None = None
 ) -> AnswerSet:
-    """Judge every record of ``answers`` and match it to a question: by id, else by exact question text.
+    """Judge every record of ``answers`` and match it to a question: by id, else by exact question text
+    (a text several questions share matches none of them: the row is listed as unmatched, with the reason).
 
     A record's own ``correct`` is taken as it is; a ``score`` is correct at ``score >= threshold``
     (``DEFAULT_THRESHOLD`` without one, when the score lies in [0, 1]); a record with neither is judged
@@ -86,16 +87,19 @@ def match_answers(
     record nothing can judge, and a file none of whose rows matches a question.
     """
     by_id = {q.id: q for q in questions.questions}
-    by_text: dict[str, Question] = {}
+    by_text: dict[str, Question | None] = {}
     for known in questions.questions:
-        by_text.setdefault(known.query, known)
+        by_text[known.query] = None if known.query in by_text else known  # None: several questions share it
     judgments: dict[str, Judgment] = {}
     unmatched: list[str] = []
     duplicates: list[str] = []
     for record in answers.records:
         question = by_id.get(record.question_id or "") or by_text.get(record.question or "")
         if question is None:
-            unmatched.append(record.where)
+            shared = record.question_id not in by_id and record.question in by_text
+            unmatched.append(
+                f"{record.where} (its question text is shared by several questions)" if shared else record.where
+            )
             continue
         if question.id in judgments:
             duplicates.append(record.where)
