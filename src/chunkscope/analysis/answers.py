@@ -20,7 +20,7 @@ whose phi is undefined are left out of phi's interval (and counted).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -290,8 +290,3 @@ def agreement_and_phi(a: int, b: int, c: int, d: int, seed: int, resamples: int)
         return agreement, Interval(value, None, None, undefined)
     phi_low, phi_high = np.quantile(phis, [0.025, 0.975])
     return agreement, Interval(value, float(phi_low), float(phi_high), undefined)
-
-
-def answer_rows(result: ConfigResult, answers: AnswerSet) -> Sequence[Judgment | None]:
-    """Each question result's judgment (None when unanswered), in result order."""
-    return [answers.judgments.get(q.question_id) for q in result.questions]

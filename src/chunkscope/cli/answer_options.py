@@ -27,9 +27,9 @@ from chunkscope.reports.answers import AnswerOutcome, in_context_summary, interv
 from chunkscope.results import Config, ConfigResult
 
 
-def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1) -> None:
-    """--answers (``sides`` times at most), its format, metric, threshold and configuration; --judge, --reader;
-    --answer-in-context."""
+def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1, choose_config: bool = True) -> None:
+    """--answers (``sides`` times at most), its format, metric, threshold and (``choose_config``) configuration;
+    --judge, --reader; --answer-in-context."""
     group = parser.add_argument_group("answers (see docs/inputs.md#answers)")
     group.add_argument(
         "--answers",
@@ -48,14 +48,15 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1) -> None:
         metavar="T",
         help="a score is correct at score >= T (default 0.5, for scores in [0, 1] only)",
     )
-    group.add_argument(
-        "--answers-config",
-        metavar="N|SPEC" if sides == 1 else "a|b",
-        help="the configuration the --answers file's answers come from (default: the imported --chunks + --run "
-        "pipeline, else the first)"
-        if sides == 1
-        else "the side a single --answers file belongs to (default a)",
-    )
+    if choose_config:
+        group.add_argument(
+            "--answers-config",
+            metavar="N|SPEC" if sides == 1 else "a|b",
+            help="the configuration the --answers file's answers come from (default: the imported --chunks + --run "
+            "pipeline, else the first)"
+            if sides == 1
+            else "the side a single --answers file belongs to (default a)",
+        )
     group.add_argument(
         "--judge", metavar="em|f1|python:MODULE:FUNCTION", help="judge answers without a judgment (and --reader's)"
     )

@@ -26,7 +26,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser, many_chunkers=False)
     common.add_output_options(parser)
-    add_answer_options(parser)
+    add_answer_options(parser, choose_config=False)
     parser.set_defaults(run=run)
 
 
