@@ -296,3 +296,18 @@ def test_compare_csv_carries_both_sides(capsys: pytest.CaptureFixture[str], tmp_
     q02 = next(row for row in rows if row[0] == "q02")
     assert q02[-7] == "0" and q02[-5] in ("generation", "retrieval")  # A's answer: wrong
     assert q02[-4:] == ["", "", "", ""]  # B has no answers: never attributed to it
+
+
+def test_answers_default_to_the_imported_production_pipeline(capsys: pytest.CaptureFixture[str]) -> None:
+    imported = Path(__file__).resolve().parents[2] / "src" / "chunkscope" / "sample_data" / "imported"
+    production = ["--chunks", str(imported / "chunks.jsonl"), "--run", str(imported / "run.trec")]
+    answers = ["--answers", str(FIXTURES / "plain.jsonl")]
+    report = _report(capsys, "eval", *production, *answers)
+    (config,) = report["configs"]
+    assert (
+        config["answers"]["answers"]["why_this_configuration"] == "the imported production pipeline (--chunks + --run)"
+    )
+    compared = _report(capsys, "compare", "paragraph/bm25", "imported/run", *production, *answers, *FAST)
+    first, second = compared["answers"]["configs"]
+    assert "answers" not in first  # A is paragraph/bm25: the answers are B's, the production pipeline's
+    assert second["answers"]["why_this_configuration"] == "B: the imported production pipeline (--chunks + --run)"

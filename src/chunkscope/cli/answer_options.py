@@ -4,7 +4,8 @@ Which configuration answers from a file belong to: ``--answers-config`` names it
 order evaluated, from 1, or its label or ``chunker/retriever`` spec); without it, the imported
 production pipeline (chunker ``imported`` with retriever ``run``: ``--chunks`` + ``--run``) when one
 is evaluated, else the first configuration. ``compare`` takes one ``--answers`` per side: the
-first is A's, the second B's (one alone is A's, or ``--answers-config b``). Every report states it.
+first is A's, the second B's (one alone: the side ``--answers-config`` names, else the imported pipeline's side,
+else A's). Every report states it.
 Answers a ``--reader`` generates belong to each configuration they were generated under.
 """
 
@@ -30,7 +31,7 @@ from chunkscope.results import Config, ConfigResult
 def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1, choose_config: bool = True) -> None:
     """--answers (``sides`` times at most), its format, metric, threshold and (``choose_config``) configuration;
     --judge, --reader; --answer-in-context."""
-    group = parser.add_argument_group("answers (see docs/inputs.md#answers)")
+    group = parser.add_argument_group("answers (see docs/cli.md#answers)")
     group.add_argument(
         "--answers",
         action="append",
@@ -55,7 +56,7 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1, choose_c
             help="the configuration the --answers file's answers come from (default: the imported --chunks + --run "
             "pipeline, else the first)"
             if sides == 1
-            else "the side a single --answers file belongs to (default a)",
+            else "the side a single --answers file belongs to (default: the imported --chunks + --run side, else a)",
         )
     group.add_argument(
         "--judge", metavar="em|f1|python:MODULE:FUNCTION", help="judge answers without a judgment (and --reader's)"

@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _answer_owners(args: argparse.Namespace, configs: Sequence[Config], files: int) -> list[tuple[Config, str]]:
-    """A's and B's answers files: the first is A's, the second B's; a single one is A's unless --answers-config b."""
+    """A's and B's answers files: the first is A's, the second B's; a single one is the side --answers-config
+    names, else the imported production pipeline's (--chunks + --run) when exactly one side is it, else A's."""
     side = (args.answers_config or "a").strip().lower()
     if side not in ("a", "b"):
         raise ChunkscopeError(f"--answers-config takes a or b in compare, got {args.answers_config!r}")
@@ -151,10 +152,16 @@ def _answer_owners(args: argparse.Namespace, configs: Sequence[Config], files: i
         if args.answers_config:
             raise ChunkscopeError("--answers-config names the side of a single --answers file; two are A's and B's")
         return [(configs[0], "A: the first --answers file"), (configs[1], "B: the second --answers file")]
-    index = 0 if side == "a" else 1
-    return [(configs[index], f"{side.upper()}: named by --answers-config" if args.answers_config else "A (default)")][
-        :files
+    if args.answers_config:
+        index, rule = (0, "A") if side == "a" else (1, "B")
+        return [(configs[index], f"{rule}: named by --answers-config")][:files]
+    production = [
+        i for i, c in enumerate(configs) if c.chunker.startswith("imported") and c.retriever.startswith("run")
     ]
+    if len(production) == 1:
+        index = production[0]
+        return [(configs[index], f"{'AB'[index]}: the imported production pipeline (--chunks + --run)")][:files]
+    return [(configs[0], "A (the default for a single --answers file)")][:files]
 
 
 def _with_transitions(
