@@ -311,3 +311,17 @@ def test_answers_default_to_the_imported_production_pipeline(capsys: pytest.Capt
     first, second = compared["answers"]["configs"]
     assert "answers" not in first  # A is paragraph/bm25: the answers are B's, the production pipeline's
     assert second["answers"]["why_this_configuration"] == "B: the imported production pipeline (--chunks + --run)"
+
+
+def test_compare_with_a_reader_answers_both_sides(
+    plugins: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    squad = _squad(tmp_path)
+    reader = ["--reader", "python:cs_plugins.answering:first_number", "--judge", "em"]
+    report = _report(
+        capsys, "compare", "fixed:size=30", "paragraph", "--squad", str(squad), "--top-k", "1", *FAST, *reader
+    )
+    a, b = report["answers"]["configs"]
+    assert a["answers"]["answered"] == b["answers"]["answered"] == 2
+    assert a["answers"]["why_this_configuration"].startswith("generated under it by --reader")
+    assert report["answers"]["transitions"]["questions"] == 2
