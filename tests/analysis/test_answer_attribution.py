@@ -20,6 +20,7 @@ from chunkscope.analysis.answers import (
     phi_coefficient,
 )
 from chunkscope.analysis.diagnose import failure_cause
+from chunkscope.analysis.stats import bootstrap_ci
 from chunkscope.errors import InputError
 from chunkscope.io.answers import load_answers
 from chunkscope.io.sources import Dataset
@@ -138,3 +139,12 @@ def test_a_question_text_shared_by_two_questions_matches_neither(tmp_path: Path)
     answers = match_answers(load_answers(path)[0], questions, None)
     assert sorted(answers.judgments) == ["b", "c"]  # the id decides for row 3
     assert answers.unmatched == (f"{path}:1 (its question text is shared by several questions)",)
+
+
+def test_the_agreement_interval_agrees_with_the_project_bootstrap() -> None:
+    # the same 2x2 table as per-question indicators, resampled question by question by analysis/stats.py
+    a, b, c, d = 620, 180, 240, 960
+    agree = np.array([1.0] * a + [0.0] * (b + c) + [1.0] * d)
+    ((low, high),) = bootstrap_ci(agree[None, :], resamples=4000, seed=3)
+    found, _ = agreement_and_phi(a, b, c, d, seed=0, resamples=4000)
+    assert found.low == pytest.approx(low, abs=0.004) and found.high == pytest.approx(high, abs=0.004)
