@@ -124,6 +124,9 @@ class Question:
     """Required evidence: every item must be found for the question to be answerable."""
     tags: tuple[str, ...] = ()
     """Groups the question belongs to (for per-group breakdowns)."""
+    references: tuple[str, ...] = field(default=(), compare=False, hash=False)
+    """Reference answer strings (SQuAD answers, a test set's reference, an ``answers`` field), in file
+    order; empty when the input gives none. Not part of equality: the evidence defines the question."""
 
     @property
     def gold_spans(self) -> tuple[Span, ...]:

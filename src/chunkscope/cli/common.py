@@ -504,6 +504,7 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
     names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
     paths = [getattr(args, name, None) for name in names]
+    paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
         paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads
     if all(getattr(args, name, None) is None for name in names[:6]):

@@ -9,8 +9,10 @@ from typing import Any
 from chunkscope.analysis import gate
 from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render, rerank_support
+from chunkscope.cli.answer_options import add_answer_options, answer_inputs, answers_config, outcome_for, print_outcome
 from chunkscope.cli.group_options import add_group_options, apply_groups
 from chunkscope.errors import ChunkscopeError
+from chunkscope.reports.answers import add_to_csv, add_to_eval_report, answers_markdown
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 from chunkscope.reports.offsets import OffsetWriter
 
@@ -30,6 +32,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_jobs_option(parser)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     add_group_options(parser)
+    add_answer_options(parser)
     group = parser.add_argument_group("CI gate (exit 1 with a one-line reason when a check fails)")
     group.add_argument(
         "--fail-if",
@@ -48,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     configs = common.configs_from_args(args)
     common.check_outputs(args, configs)
     conditions, baseline = _gate_inputs(args)
+    answers = answer_inputs(args)
+    owners = [answers_config(args, configs)] * len(answers.files)
     if baseline is not None:
         for config in configs:
             baseline.summary_for(config)
@@ -61,13 +66,21 @@ def run(args: argparse.Namespace) -> int:
     rerank_support.print_effects(console, results, effects)
     if args.by_tag:
         render.tag_table(console, by_tag(results, dataset.questions.questions))
+    outcome = outcome_for(dataset, results, answers, owners)
+    print_outcome(console, results, outcome)
     unit = common.report_offset_unit(args)
+
+    def json_report() -> str:
+        report = eval_report(dataset, results, unit, effects, rules)
+        add_to_eval_report(report, results, outcome)
+        return to_json(report)
+
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results, unit, effects, rules)),
-            "csv": lambda: to_csv(results, OffsetWriter(dataset.corpus, unit), effects),
-            "markdown": lambda: to_markdown(dataset, results, unit, effects),
+            "json": json_report,
+            "csv": lambda: add_to_csv(to_csv(results, OffsetWriter(dataset.corpus, unit), effects), results, outcome),
+            "markdown": lambda: to_markdown(dataset, results, unit, effects) + answers_markdown(results, outcome),
         },
     )
     tagged = gate.tag_results(results, dataset.questions.questions, conditions)

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from chunkscope.cli import common
+from chunkscope.cli.answer_options import add_answer_options, answer_inputs, outcome_for
 
 NAME = "explain"
 
@@ -25,6 +26,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser, many_chunkers=False)
     common.add_output_options(parser)
+    add_answer_options(parser, choose_config=False)
     parser.set_defaults(run=run)
 
 
@@ -33,18 +35,34 @@ def run(args: argparse.Namespace) -> int:
     # Imported here: every command's parser is built at start-up, and the others never need these.
     from chunkscope.analysis.explain import Explainer
     from chunkscope.pipeline.evaluate import Evaluator
+    from chunkscope.reports.answers import question_answer_markdown, question_answer_view
     from chunkscope.reports.eval import to_json
     from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
 
     config = common.configs_from_args(args, [args.chunker])[0]
     common.check_outputs(args, [config])
+    answers = answer_inputs(args)
     dataset = common.load_from_args(args)
-    explainer = Explainer(Evaluator(dataset.corpus, dataset.questions.questions))
+    evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
+    explainer = Explainer(evaluator)
     explanations = [explainer.explain(config, question_id) for question_id in dict.fromkeys(args.question_ids)]
-    common.show_and_write_reports(
-        args,
-        markdown=lambda: explain_markdown(explanations),
-        json=lambda: to_json(explain_report(explanations)),
-        csv=lambda: explain_csv(explanations),
-    )
+    views: list[dict[str, Any]] = []
+    if answers.wanted:
+        result = evaluator.evaluate(config)
+        rule = "the explained configuration"
+        outcome = outcome_for(dataset, [result], answers, [(config, rule)] * len(answers.files))
+        by_id = {q.id: q for q in dataset.questions.questions}
+        views = [question_answer_view(by_id[e.question_id], result, outcome) for e in explanations]
+
+    def markdown() -> str:
+        text = explain_markdown(explanations)
+        return text + "".join("\n" + "\n".join(question_answer_markdown(view)) for view in views)
+
+    def json_report() -> str:
+        report = explain_report(explanations)
+        if views:
+            report["answers"] = views
+        return to_json(report)
+
+    common.show_and_write_reports(args, markdown=markdown, json=json_report, csv=lambda: explain_csv(explanations))
     return common.EXIT_OK

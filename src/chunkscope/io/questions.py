@@ -73,7 +73,8 @@ def load_questions(
             items = evidence_in_codepoints(items, corpus, offsets, where)
         evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
         if all(item.alternatives for item in evidence):
-            questions.append(Question(record["id"], record["query"], evidence, tuple(record.get("tags", []))))
+            tags, references = tuple(record.get("tags", [])), tuple(record.get("answers", []))
+            questions.append(Question(record["id"], record["query"], evidence, tags, references))
         else:
             excluded += 1
     if not questions and not excluded:
@@ -128,6 +129,9 @@ def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]
         tags = record.get("tags", [])
         if not isinstance(tags, list) or not all(isinstance(t, str) and t.strip() for t in tags):
             raise InputError(str(path), "must be a list of non-empty strings", line=number, field="tags")
+        answers = record.get("answers", [])
+        if not isinstance(answers, list) or not all(isinstance(a, str) and a.strip() for a in answers):
+            raise InputError(str(path), "must be a list of non-empty strings", line=number, field="answers")
         if question_id in first_line:
             raise InputError(
                 str(path),

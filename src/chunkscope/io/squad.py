@@ -144,7 +144,9 @@ class _SquadBuilder:
         if not spans:
             self._exclude("gold in removed title prefix")
             return
-        self.questions.append(Question(qa["id"], qa["question"], (EvidenceItem(tuple(spans)),)))
+        texts = (a.get("text") for a in answers if isinstance(a, dict))
+        references = tuple(dict.fromkeys(text for text in texts if isinstance(text, str) and text))
+        self.questions.append(Question(qa["id"], qa["question"], (EvidenceItem(tuple(spans)),), (), references))
 
     def _answer(self, answer: Any, context: str, where: str) -> tuple[int, int]:
         if not isinstance(answer, dict) or not isinstance(answer.get("text"), str):

@@ -30,6 +30,8 @@ LIST_KEYS = ("samples", "data", "test_cases", "goldens", "examples")
 """Keys under which a JSON object may hold the list of rows."""
 TAG_FIELDS = ("synthesizer_name",)
 """Columns whose value becomes a question tag (RAGAS names the synthesizer that made each row)."""
+REFERENCE_FIELDS = ("reference", "answer", "expected_output", "ground_truth")
+"""Columns holding the reference answer (RAGAS, DeepEval goldens); the first non-empty one is taken."""
 
 
 def load_testset(
@@ -118,7 +120,10 @@ def _question(
         matches = (hits.match,) * len(hits.places) if hits.match is not None and hits.match.approximate else ()
         evidence.append(EvidenceItem(hits.places, matches))
     tags = tuple(str(row[name]) for name in TAG_FIELDS if isinstance(row.get(name), str) and row[name].strip())
-    return Question(question_id, query, tuple(evidence), tags)
+    references = tuple(row[name] for name in REFERENCE_FIELDS if isinstance(row.get(name), str) and row[name].strip())[
+        :1
+    ]
+    return Question(question_id, query, tuple(evidence), tags, references)
 
 
 def _contexts(row: dict[str, Any], where: _Where) -> tuple[str, list[str]]:

@@ -116,14 +116,16 @@ class _TydiBuilder:
         ranges = [(chars[2 * i], chars[2 * i + 1]) for i in range(len(named))]
         paragraphs, answer_spans = ranges[: len(candidates)], ranges[len(candidates) :]
         document = self.document(title or question_id, text, paragraphs, question_id)
+        references: tuple[str, ...] = ()
         if answer_spans:
             spans = dict.fromkeys(Span(document.id, s, e) for s, e in answer_spans)
+            references = tuple(dict.fromkeys(text[s:e] for s, e in answer_spans if s < e))
         elif passages:
             spans = dict.fromkeys(Span(document.id, *paragraphs[i]) for i in passages)
         else:
             self._exclude("unanswerable")
             return
-        self.questions.append(Question(question_id, query, (EvidenceItem(tuple(spans)),), (language,)))
+        self.questions.append(Question(question_id, query, (EvidenceItem(tuple(spans)),), (language,), references))
 
     def _raise_first_bad(self, converter: ByteOffsets, named: list[tuple[str, int, int]], line: int) -> NoReturn:
         for name, start, end in named:

@@ -21,6 +21,7 @@ from chunkscope.analysis.marks import spans_cut
 from chunkscope.model import Chunk, Corpus, Question, Span
 from chunkscope.pipeline.assembly import delivery_decisions
 from chunkscope.pipeline.locate import cut_offsets
+from chunkscope.reports.answers import AnswerOutcome, question_answer_markdown, question_answer_view
 from chunkscope.results import ConfigResult, DeliveryStatus, HitDelivery, QuestionResult, RankedChunk
 
 GOLD_OPEN, GOLD_CLOSE, BOUNDARY, CUT = "⟦", "⟧", "|", "✂"
@@ -201,10 +202,12 @@ def case_file(
     results: Sequence[ConfigResult],
     dataset_name: str,
     comparison: Comparison | None = None,
+    answers: AnswerOutcome | None = None,
 ) -> str:
     """The Markdown case file of ``question`` under each configuration of ``results`` (A, then B).
 
-    ``comparison`` (A against B) adds how the question moved between them.
+    ``comparison`` (A against B) adds how the question moved between them; ``answers`` (when an answer
+    option was given) the references, answer_in_context and the answer under each configuration that has one.
     """
     lines = [
         f"# Case {question.id}: {question.query}",
@@ -247,4 +250,9 @@ def case_file(
         ]
     for name, result in zip("AB", results, strict=False):
         lines += _config_section(name, question, result, corpus)
+        if answers is not None and not answers.empty:
+            view = question_answer_view(question, result, answers)
+            lines += [
+                line.replace("### Answer to", f"### {name}: answer to", 1) for line in question_answer_markdown(view)
+            ]
     return "\n".join(lines).rstrip("\n") + "\n"
