@@ -19,6 +19,7 @@ from chunkscope.allocator import tune_allocator
 from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
+    corpus_cmd,
     eval_cmd,
     explain_cmd,
     fragility_cmd,
@@ -45,6 +46,7 @@ COMMANDS = (
     fragility_cmd,
     whatif_cmd,
     tokens_cmd,
+    corpus_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 

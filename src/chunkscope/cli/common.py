@@ -50,7 +50,11 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
     ``production`` adds --chunks and --run (production chunks and rankings).
     """
     group = parser.add_argument_group("input (default: the bundled sample data)")
-    group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory of .md/.txt files")
+    group.add_argument(
+        "--corpus",
+        metavar="PATH",
+        help="corpus JSONL file or directory of .md/.txt files (and .pdf/.html/.htm/.docx: chunkscope[documents])",
+    )
     group.add_argument("--questions", metavar="PATH", help="questions JSONL with gold evidence")
     group.add_argument("--squad", metavar="PATH", help="SQuAD v1.1/v2 JSON (JSQuAD included) instead")
     group.add_argument(
