@@ -136,6 +136,20 @@ EXACT = SpanMatch()
 
 
 @dataclass(frozen=True, slots=True)
+class PageGold:
+    """A page given as gold: the page of an extracted (PDF) document, and its range in the text."""
+
+    doc: str
+    """Id of the document."""
+    page: int
+    """Page number, 1-based (whatever base the input used)."""
+    start: int
+    """First character of the page's text."""
+    end: int
+    """One past the page's last character."""
+
+
+@dataclass(frozen=True, slots=True)
 class EvidenceItem:
     """One required piece of evidence: any one of its alternatives satisfies it."""
 
@@ -143,6 +157,9 @@ class EvidenceItem:
     """Spans that each count as this piece of evidence."""
     matches: tuple[SpanMatch, ...] = ()
     """How each alternative was located, in order; empty when every one was exact."""
+    pages: tuple[PageGold, ...] = field(default=(), compare=False, hash=False)
+    """Pages the input named for this item (``{"doc": ..., "page": 12}``), any one of which counts for page hit;
+    empty when it named none. Not part of equality: the spans define the item."""
 
     def __post_init__(self) -> None:
         # An empty span holds no character to find or deliver: every share and ratio of it would be 0/0.

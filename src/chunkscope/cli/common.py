@@ -72,7 +72,7 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
 
 
 def add_gold_source_options(group: Any) -> None:
-    """--chroma, --tydi, --tydi-language, --testset and --gold-match."""
+    """--chroma, --tydi, --tydi-language, --testset, --financebench and --gold-match."""
     group.add_argument(
         "--chroma",
         metavar="CSV",
@@ -84,6 +84,11 @@ def add_gold_source_options(group: Any) -> None:
         "--testset",
         metavar="FILE",
         help="RAGAS/DeepEval style test set (JSON, JSONL or CSV: question + reference contexts), with --corpus",
+    )
+    group.add_argument(
+        "--financebench",
+        metavar="FILE",
+        help="FinanceBench JSONL (doc_name, evidence pages 0-indexed, evidence_text), with --corpus DIR of its PDFs",
     )
     group.add_argument(
         "--gold-match",
@@ -265,6 +270,7 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         tydi=args.tydi,
         tydi_language=args.tydi_language,
         testset=args.testset,
+        financebench=args.financebench,
         gold_match=args.gold_match,
         questions_offset_unit=questions_offset_unit(args),
         lenient=lenient,
@@ -506,7 +512,18 @@ def typed(args: argparse.Namespace, option: str) -> str:
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    names = (
+        "corpus",
+        "questions",
+        "squad",
+        "chroma",
+        "tydi",
+        "testset",
+        "financebench",
+        "chunks",
+        "run_file",
+        "baseline",
+    )
     paths = [getattr(args, name, None) for name in names]
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:

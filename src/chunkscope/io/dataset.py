@@ -8,6 +8,7 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.financebench import load_financebench
 from chunkscope.io.gold import trim_question_set
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
@@ -35,10 +36,11 @@ def load_dataset(
     lenient: bool = False,
     trim: bool = True,
     questions_offset_unit: OffsetUnit = "codepoint",
+    financebench: str | Path | None = None,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
-    Sources: ``questions`` or ``testset`` (each with ``corpus``), ``chroma`` (its
+    Sources: ``questions``, ``testset`` or ``financebench`` (each with ``corpus``), ``chroma`` (its
     corpora beside it, or ``corpus`` as their directory), ``squad`` or ``tydi``
     (their own documents). Quotes are located by the ``gold_match`` ladder.
     ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
@@ -54,6 +56,7 @@ def load_dataset(
             ("--chroma", chroma),
             ("--tydi", tydi),
             ("--testset", testset),
+            ("--financebench", financebench),
         )
         if value is not None
     }
@@ -73,6 +76,7 @@ def load_dataset(
         gold_match,
         lenient,
         questions_offset_unit,
+        financebench,
     )
     if not trim:
         return dataset
@@ -91,6 +95,7 @@ def _load(
     gold_match: MatchPolicy,
     lenient: bool,
     questions_offset_unit: OffsetUnit,
+    financebench: str | Path | None = None,
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
         if path is not None:
@@ -104,14 +109,16 @@ def _load(
     if chroma is not None:
         return load_chroma(chroma, corpus, gold_match)
     name = None
-    if corpus is None and questions is None and testset is None:
+    if corpus is None and questions is None and testset is None and financebench is None:
         corpus, questions = sample_paths()
         name = "sample data"
-    if corpus is None or (questions is None and testset is None):
+    if corpus is None or (questions is None and testset is None and financebench is None):
         missing = "--corpus" if corpus is None else "--questions"
-        raise InputError(str(corpus or questions or testset), f"{missing} is needed too")
+        raise InputError(str(corpus or questions or testset or financebench), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
-    if testset is not None:
+    if financebench is not None:
+        question_set, question_source = load_financebench(financebench, loaded_corpus, gold_match)
+    elif testset is not None:
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above
