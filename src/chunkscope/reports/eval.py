@@ -12,6 +12,7 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
 from chunkscope.analysis.groups import COMPUTED_FAMILIES, GroupRules, by_tag
+from chunkscope.analysis.tables import CUT_KIND, has_tables, severed_dict, severed_rows
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
@@ -146,11 +147,18 @@ def config_dict(
     diagnosis = diagnose(result)
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
-        entry["questions"] = [
-            question_dict(q, tokens)
-            | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause, write)}
-            for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
-        ]
+        corpus = write.corpus if write is not None and has_tables(write.corpus) else None
+        entry["questions"] = []
+        for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True):
+            severed = severed_rows(q, corpus) if corpus is not None else ()
+            question = question_dict(q, tokens)
+            question |= {
+                "failure_cause": cause.value,
+                "failure_detail": failure_detail(q, config, cause, write, severed),
+            }
+            if corpus is not None:  # only a corpus with tables: every other report stays as it was
+                question["header_severed"] = [severed_dict(row, write) for row in severed]
+            entry["questions"].append(question)
     if result.chunk_import is not None:
         entry["chunk_import"] = chunk_import_dict(result.chunk_import)
     if write is not None:
@@ -322,6 +330,7 @@ def to_markdown(
     and what a rerank changed.
     """
     position = OffsetWriter(dataset.corpus, offset_unit)
+    tables = has_tables(dataset.corpus)
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
         f"chunkscope {__version__}; inputs: "
@@ -370,6 +379,20 @@ def to_markdown(
                 + ", ".join(str(position(c.span.doc, b)) for b in c.boundaries)
                 for c in q.cuts
             )
+            if tables:
+                severed = severed_rows(q, dataset.corpus)
+                cuts = "; ".join(
+                    filter(
+                        None,
+                        [
+                            cuts,
+                            *(
+                                f"{CUT_KIND} {r.doc} {position(r.doc, r.start)}–{position(r.doc, r.end)} (#{r.rank})"
+                                for r in severed
+                            ),
+                        ],
+                    )
+                )
             covered = "/".join("✓" if x else "✗" for x in q.covered)
             lines.append(
                 f"| {inline(q.question_id)} | {state} | {q.first_correct_rank or '–'} | {covered} | {inline(cuts)} |"
