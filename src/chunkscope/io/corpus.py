@@ -8,7 +8,8 @@ import warnings
 from pathlib import Path
 
 from chunkscope.errors import ChunkscopeWarning, InputError
-from chunkscope.io.documents import DOCUMENT_SUFFIXES, DocumentSkipped, document_format
+from chunkscope.io.documents.base import DOCUMENT_SUFFIXES, DocumentSkipped, document_format
+from chunkscope.io.documents.cache import extract_cached, file_sha256
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import exists, field_value, is_dir, jsonl_records, non_regular_kind, read_text, record_id
 from chunkscope.model import Corpus, Document
@@ -91,8 +92,6 @@ def _load_corpus_dir(root: Path) -> tuple[Corpus, SourceFile]:
 
 def _extracted_document(file: Path, doc_id: str) -> tuple[Document, str]:
     """The document extracted from a PDF, HTML or DOCX file (cached by hash), and the file's SHA-256."""
-    from chunkscope.io.documents.cache import extract_cached, file_sha256
-
     try:
         digest = file_sha256(file)
     except OSError as exc:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from chunkscope.cli import main
-from chunkscope.io import documents
-from chunkscope.io.documents import DocumentSkipped, extract_file
+from chunkscope.io.documents import base as documents
+from chunkscope.io.documents.base import DocumentSkipped
+from chunkscope.io.documents.extract import extract_file
 from chunkscope.io.documents.html import decode_html
 from document_files import write_encrypted_pdf, write_pdf, write_scanned_pdf
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chunkscope.io.corpus import load_corpus
-from chunkscope.io.documents import extract_file
+from chunkscope.io.documents.extract import extract_file
 from chunkscope.model import Document
 from document_files import HTML_WITH_TABLES, HTML_WITH_TABLES_TEXT, write_docx, write_pdf
 

@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from chunkscope.errors import ChunkscopeWarning
 from chunkscope.io.atomic import replace_atomically
-from chunkscope.io.documents import extract_file
+from chunkscope.io.documents.extract import extract_file
 from chunkscope.io.text import open_regular
 from chunkscope.model import DocumentMap, Element
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import MissingExtraError
-from chunkscope.io import documents
-from chunkscope.io.documents import DocumentSkipped
+from chunkscope.io.documents import base
+from chunkscope.io.documents.base import DocumentSkipped
 from chunkscope.io.documents.builder import TextBuilder
 from chunkscope.model import DocumentMap
 
@@ -40,7 +40,7 @@ def extract_docx(path: Path) -> tuple[str, DocumentMap]:
             elif tag == "tbl":
                 table = Table(child, document)
                 builder.table([[cell.text for cell in row.cells] for row in table.rows])
-            documents.check_text_size(builder.length)
+            base.check_text_size(builder.length)
     except DocumentSkipped:
         raise
     except Exception as exc:  # python-docx and lxml raise many kinds for a broken part: each is "damaged"
@@ -59,10 +59,8 @@ def _check_archive(path: Path) -> None:
         raise DocumentSkipped("not a DOCX: the file is not a zip archive") from None
     except OSError as exc:
         raise DocumentSkipped(f"cannot read: {exc.strerror or exc}") from None
-    if unzipped > documents.MAX_UNZIPPED_BYTES:
-        raise DocumentSkipped(
-            f"too large: its parts unzip to {unzipped} bytes, the limit is {documents.MAX_UNZIPPED_BYTES}"
-        )
+    if unzipped > base.MAX_UNZIPPED_BYTES:
+        raise DocumentSkipped(f"too large: its parts unzip to {unzipped} bytes, the limit is {base.MAX_UNZIPPED_BYTES}")
 
 
 def _paragraph(builder: TextBuilder, paragraph: Any) -> None:

@@ -4,7 +4,7 @@ The bytes are decoded by a byte-order mark, else by the ``<meta charset>`` (or `
 in the first 4,096 bytes, else as UTF-8; a file that none of these decodes is skipped. ``script``, ``style``,
 ``head``, ``template`` and ``noscript`` hold no text. Inline elements join their block's text; block elements
 (``p``, ``div``, ``section``, ``blockquote``, ``pre``...) each end a paragraph. libxml2 stops nesting at 256
-levels (the document is then skipped) and :data:`~chunkscope.io.documents.MAX_ELEMENTS` bounds the count, so a
+levels (the document is then skipped) and :data:`~chunkscope.io.documents.base.MAX_ELEMENTS` bounds the count, so a
 bomb of elements stays small.
 """
 
@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import MissingExtraError
-from chunkscope.io import documents
-from chunkscope.io.documents import DocumentSkipped
+from chunkscope.io.documents import base
+from chunkscope.io.documents.base import DocumentSkipped
 from chunkscope.io.documents.builder import TextBuilder
 from chunkscope.model import DocumentMap
 
@@ -83,8 +83,8 @@ def extract_html(path: Path) -> tuple[str, DocumentMap]:
         raise DocumentSkipped("elements nested deeper than libxml2's limit of 256 levels: a bomb of elements?")
     count = 0
     for count, _ in enumerate(root.iter(), start=1):
-        if count > documents.MAX_ELEMENTS:
-            raise DocumentSkipped(f"too many elements (more than {documents.MAX_ELEMENTS}): a bomb of elements?")
+        if count > base.MAX_ELEMENTS:
+            raise DocumentSkipped(f"too many elements (more than {base.MAX_ELEMENTS}): a bomb of elements?")
     walker = _Walker()
     walker.walk(root)
     walker.flush()
@@ -111,7 +111,7 @@ class _Walker:
             self.builder.list_item(text, self.list_depth)
         else:
             self.builder.paragraph(text)
-        documents.check_text_size(self.builder.length)
+        base.check_text_size(self.builder.length)
 
     def walk(self, element: Any, lists: int = 0) -> None:
         """Visit ``element`` and its descendants; ``lists`` counts the enclosing ``ul``/``ol``."""

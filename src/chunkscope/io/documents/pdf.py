@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 from chunkscope.errors import MissingExtraError
-from chunkscope.io import documents
-from chunkscope.io.documents import DocumentSkipped, check_text_size
+from chunkscope.io.documents import base
+from chunkscope.io.documents.base import DocumentSkipped, check_text_size
 from chunkscope.io.documents.builder import TextBuilder
 from chunkscope.model import DocumentMap
 
@@ -37,8 +37,8 @@ def extract_pdf(path: Path) -> tuple[str, DocumentMap]:
         raise DocumentSkipped(_open_failure(str(exc))) from None
     try:
         count = len(pdf)
-        if count > documents.MAX_PAGES:
-            raise DocumentSkipped(f"too large: {count} pages, the limit is {documents.MAX_PAGES}")
+        if count > base.MAX_PAGES:
+            raise DocumentSkipped(f"too large: {count} pages, the limit is {base.MAX_PAGES}")
         builder = TextBuilder("pdf")
         for index in range(count):
             builder.page(_read_page(pdf, index))
