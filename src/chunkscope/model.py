@@ -99,6 +99,11 @@ class DocumentMap:
             return low + 1
         return None
 
+    def pages_of(self, start: int, end: int) -> tuple[int, int] | None:
+        """First and last 1-based page sharing a character with ``[start, end)``; None when it touches no page."""
+        touched = [n for n, (s, e) in enumerate(self.pages, start=1) if s < end and start < e]
+        return (touched[0], touched[-1]) if touched else None
+
     @property
     def tables(self) -> tuple[Element, ...]:
         """The table elements, in order."""

@@ -18,9 +18,11 @@ from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
+from chunkscope.model import Corpus, Span
 from chunkscope.pipeline.cost import TokenCost, shown_tokens
 from chunkscope.reports.format import summary_cell
 from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
+from chunkscope.reports.pages import add_pages, has_pages, page_label
 from chunkscope.reports.rerank import CSV_COLUMNS as RERANK_CSV_COLUMNS
 from chunkscope.reports.rerank import RerankEffects, rerank_dict
 from chunkscope.reports.rerank import csv_cells as rerank_csv_cells
@@ -87,6 +89,8 @@ def question_dict(result: QuestionResult, tokens: TokenCost | None = None) -> di
     }
     if result.past_window:
         entry["past_window"] = list(result.past_window)
+    if result.page_hits:
+        entry["page_hits"] = list(result.page_hits)
     return entry
 
 
@@ -148,6 +152,7 @@ def config_dict(
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
         corpus = write.corpus if write is not None and has_tables(write.corpus) else None
+        paged = write.corpus if write is not None and has_pages(write.corpus) else None
         entry["questions"] = []
         for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True):
             severed = severed_rows(q, corpus) if corpus is not None else ()
@@ -158,6 +163,8 @@ def config_dict(
             }
             if corpus is not None:  # only a corpus with tables: every other report stays as it was
                 question["header_severed"] = [severed_dict(row, write) for row in severed]
+            if paged is not None:  # only a corpus with pages (PDF)
+                add_pages(question, paged)
             entry["questions"].append(question)
     if result.chunk_import is not None:
         entry["chunk_import"] = chunk_import_dict(result.chunk_import)
@@ -331,6 +338,7 @@ def to_markdown(
     """
     position = OffsetWriter(dataset.corpus, offset_unit)
     tables = has_tables(dataset.corpus)
+    paged = has_pages(dataset.corpus)
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
         f"chunkscope {__version__}; inputs: "
@@ -375,7 +383,9 @@ def to_markdown(
         for q in failing:
             state = ("lost" if q.lost else "incomplete") + (", in pieces" if q.in_pieces else "")
             cuts = "; ".join(
-                f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)} at "
+                f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)}"
+                + (_page_note(dataset.corpus, c.span) if paged else "")
+                + " at "
                 + ", ".join(str(position(c.span.doc, b)) for b in c.boundaries)
                 for c in q.cuts
             )
@@ -399,6 +409,12 @@ def to_markdown(
                 + "".join(f" {cell(q)} |" for _, cell in extra)
             )
     return "\n".join(lines) + "\n"
+
+
+def _page_note(corpus: Corpus, span: Span) -> str:
+    """`` (p. 12)`` for a span on a page of an extracted PDF, else nothing."""
+    label = page_label(corpus, span.doc, span.start, span.end)
+    return f" ({label})" if label else ""
 
 
 def _structure_cells(q: QuestionResult, top_k: int) -> list[str]:

@@ -214,3 +214,27 @@ def test_eval_with_financebench_reports_page_hit(tmp_path: Path, capsys: pytest.
     (config,) = json.loads(report.read_text(encoding="utf-8"))["configs"]
     assert config["summary"]["page_gold"] == 4
     assert 0 <= config["summary"]["page_hit"] <= 4
+
+
+def test_reports_name_pages_of_delivered_chunks_and_cuts(tmp_path: Path) -> None:
+    directory = tmp_path / "pdfs"
+    directory.mkdir()
+    write_pdf(directory / "ACME_2023_10K.pdf", ACME_PAGES)
+    report, markdown = tmp_path / "r.json", tmp_path / "r.md"
+    argv = ["eval", "--corpus", str(directory), "--financebench", str(FIXTURE), "--chunker", "fixed:size=50"]
+    assert main([*argv, "--quiet", "--json", str(report), "--markdown", str(markdown)]) == 0
+    corpus, _ = load_corpus(directory)
+    structure = corpus.by_id["ACME_2023_10K.pdf"].structure
+    assert structure is not None
+    (config,) = json.loads(report.read_text(encoding="utf-8"))["configs"]
+    first = config["questions"][0]
+    # page 2 is [48, 140): the quote [48, 98) (50 characters) is cut by the window boundary at 50
+    assert structure.pages[1] == (48, 140)
+    assert first["cuts"] == [{"doc": "ACME_2023_10K.pdf", "start": 48, "end": 98, "boundaries": [50],
+                              "pieces": ["ACME_2023_10K.pdf#0", "ACME_2023_10K.pdf#1"], "pages": [2, 2]}]  # fmt: skip
+    for delivered in first["delivered"]:
+        touched = [n for n, (s, e) in enumerate(structure.pages, 1) if s < delivered["end"] and delivered["start"] < e]
+        assert delivered["pages"] == [touched[0], touched[-1]]
+    assert [len(q["page_hits"]) for q in config["questions"]] == [1, 1, 1, 2]
+    (row,) = [line for line in markdown.read_text(encoding="utf-8").splitlines() if "financebench_id_00001" in line]
+    assert row.endswith(" | ACME_2023_10K.pdf 48–98 (p. 2) at 50 |")
