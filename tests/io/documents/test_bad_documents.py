@@ -64,6 +64,8 @@ def test_html_in_a_declared_charset_is_decoded_by_it(tmp_path: Path) -> None:
     text, _ = extract_file(path)
     assert text == "Caf\u00e9 \u20ac5"
     assert decode_html(b"\xef\xbb\xbf<p>x</p>") == ("<p>x</p>", "utf-8")
+    http_equiv = b'<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"><p>Caf\xe9</p>'
+    assert decode_html(http_equiv) == (http_equiv.decode("latin-1"), "iso8859-1")
 
 
 def test_html_not_utf8_with_no_charset_names_the_first_bad_byte(tmp_path: Path) -> None:

@@ -117,3 +117,11 @@ def test_every_offset_of_the_map_lies_in_the_text(tmp_path: Path, suffix: str) -
     assert ranges and all(0 <= start <= end <= len(text) for start, end in ranges)
     # no range is empty or ends in whitespace (a nested list item starts with its indentation)
     assert all(text[s:e] and text[s:e].rstrip() == text[s:e] for s, e in ranges)
+
+
+def test_a_line_break_inside_a_paragraph_keeps_the_paragraph(tmp_path: Path) -> None:
+    path = tmp_path / "br.html"
+    path.write_text("<p>line one<br>line two</p><p>next</p>", encoding="utf-8")
+    text, structure = extract_file(path)
+    assert text == "line one line two\n\nnext"
+    assert [e.kind for e in structure.elements] == ["paragraph", "paragraph"]

@@ -3,9 +3,9 @@
 The bytes are decoded by a byte-order mark, else by the ``<meta charset>`` (or ``http-equiv`` content type)
 in the first 4,096 bytes, else as UTF-8; a file that none of these decodes is skipped. ``script``, ``style``,
 ``head``, ``template`` and ``noscript`` hold no text. Inline elements join their block's text; block elements
-(``p``, ``div``, ``section``, ``blockquote``, ``pre``...) each end a paragraph. libxml2 stops nesting at 256
-levels (the document is then skipped) and :data:`~chunkscope.io.documents.base.MAX_ELEMENTS` bounds the count, so a
-bomb of elements stays small.
+(``p``, ``div``, ``section``, ``blockquote``, ``pre``...) each end a paragraph; a ``br`` is a space within its
+block. libxml2 stops nesting at 256 levels (the document is then skipped) and
+:data:`~chunkscope.io.documents.base.MAX_ELEMENTS` bounds the count, so a bomb of elements stays small.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _SILENT = {"script", "style", "head", "template", "noscript", "title"}
 _BLOCKS = {
     "p", "div", "section", "article", "main", "aside", "header", "footer", "nav", "blockquote", "pre",
-    "figure", "figcaption", "address", "dl", "dt", "dd", "form", "fieldset", "body", "html", "br", "hr",
+    "figure", "figcaption", "address", "dl", "dt", "dd", "form", "fieldset", "body", "html", "hr",
 }  # fmt: skip
 _LISTS = {"ul", "ol"}
 
@@ -139,6 +139,8 @@ class _Walker:
             self.flush()
             self._children(element, lists + 1)
             self.flush()
+        elif tag == "br":
+            self.buffer.append(" ")  # a line break inside a block: the block goes on
         elif tag in _BLOCKS:
             self.flush()
             self._children(element, lists)
