@@ -209,11 +209,13 @@ def test_eval_with_financebench_reports_page_hit(tmp_path: Path, capsys: pytest.
     report = tmp_path / "r.json"
     argv = ["eval", "--corpus", str(directory), "--financebench", str(FIXTURE), "--chunker", "fixed:size=200"]
     assert main([*argv, "--quiet", "--json", str(report)]) == 0
-    err = capsys.readouterr().err
-    assert "1 evidence texts found nowhere" in err
+    captured = capsys.readouterr()
+    assert "1 evidence texts found nowhere" in captured.err
     (config,) = json.loads(report.read_text(encoding="utf-8"))["configs"]
     assert config["summary"]["page_gold"] == 4
-    assert 0 <= config["summary"]["page_hit"] <= 4
+    hits = config["summary"]["page_hit"]
+    assert hits == sum(all(q["page_hits"]) for q in config["questions"])
+    assert f"fixed:size=200/bm25: page hit {hits} of 4 questions with page gold" in " ".join(captured.out.split())
 
 
 def test_reports_name_pages_of_delivered_chunks_and_cuts(tmp_path: Path) -> None:
