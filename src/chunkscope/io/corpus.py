@@ -7,7 +7,7 @@ import os
 import warnings
 from pathlib import Path
 
-from chunkscope.errors import ChunkscopeWarning, InputError
+from chunkscope.errors import ChunkscopeWarning, InputError, MissingExtraError
 from chunkscope.io.documents.base import DOCUMENT_SUFFIXES, DocumentSkipped, document_format
 from chunkscope.io.documents.cache import extract_cached, file_sha256
 from chunkscope.io.sources import SourceFile
@@ -96,7 +96,11 @@ def _extracted_document(file: Path, doc_id: str) -> tuple[Document, str]:
         digest = file_sha256(file)
     except OSError as exc:
         raise DocumentSkipped(f"cannot read: {exc.strerror or exc}") from None
-    text, structure = extract_cached(file, digest)
+    try:
+        text, structure = extract_cached(file, digest)
+    except MissingExtraError as exc:
+        # A folder of .md files with a stray .html read fine before PDF/HTML/DOCX support: it still does.
+        raise DocumentSkipped(str(exc)) from None
     return Document(doc_id, text, title=doc_id, structure=structure), digest
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,3 +141,24 @@ def test_nothing_usable_left_is_exit_2_with_one_line(tmp_path: Path, capsys: pyt
     assert code == 2 and "Traceback" not in err
     errors = [line for line in err.splitlines() if line.startswith("chunkscope: error: ")]
     assert errors == [f"chunkscope: error: {corpus}: no usable document: all 1 files were skipped (see the warnings)"]
+
+
+def test_without_the_documents_extra_such_files_are_skipped_not_fatal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "lxml", None)  # import lxml now fails, as without chunkscope[documents]
+    monkeypatch.setitem(sys.modules, "lxml.html", None)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "notes.md").write_text("Refunds are paid within 14 days.\n", encoding="utf-8")
+    (corpus / "page.html").write_text("<p>hello</p>", encoding="utf-8")
+    questions = _questions(tmp_path / "q.jsonl", "notes.md", "paid within 14 days")
+    code = main(["eval", "--corpus", str(corpus), "--questions", str(questions), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    warnings_seen = [line for line in err.splitlines() if line.startswith("chunkscope: warning: ")]
+    assert warnings_seen == [
+        f"chunkscope: warning: {corpus / 'page.html'}: skipped: reading .html files needs the optional dependency "
+        "'lxml': install it with  pip install 'chunkscope[documents]'",
+        f"chunkscope: warning: {corpus}: 1 of 2 documents skipped",
+    ]
