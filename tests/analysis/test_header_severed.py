@@ -107,3 +107,14 @@ def test_a_corpus_without_tables_has_no_header_severed_key(tmp_path: Path) -> No
     assert main(["eval", "--quiet", "--chunker", "fixed:size=200", "--json", str(report)]) == 0
     questions_out = json.loads(report.read_text(encoding="utf-8"))["configs"][0]["questions"]
     assert questions_out and all("header_severed" not in q for q in questions_out)
+
+
+def test_the_case_file_names_the_severed_rows(plans: tuple[Corpus, Path]) -> None:
+    from chunkscope.reports.casefile import case_file
+
+    corpus, questions = plans
+    question_set, _ = load_questions(questions, corpus)
+    result = Evaluator(corpus, question_set.questions).evaluate(Config("fixed:size=40", top_k=1))
+    text = case_file(question_set.questions[0], corpus, [result], "plans")
+    (cause,) = [line for line in text.splitlines() if line.startswith("- Cause: ")]
+    assert cause.endswith("; header-severed: table rows delivered without their header row: plans.html 161-185 (#1)")
