@@ -50,11 +50,7 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
     ``production`` adds --chunks and --run (production chunks and rankings).
     """
     group = parser.add_argument_group("input (default: the bundled sample data)")
-    group.add_argument(
-        "--corpus",
-        metavar="PATH",
-        help="corpus JSONL file or directory of .md/.txt files (and .pdf/.html/.htm/.docx: chunkscope[documents])",
-    )
+    group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory (.md .txt .pdf .html .docx)")
     group.add_argument("--questions", metavar="PATH", help="questions JSONL with gold evidence")
     group.add_argument("--squad", metavar="PATH", help="SQuAD v1.1/v2 JSON (JSQuAD included) instead")
     group.add_argument(
@@ -512,19 +508,8 @@ def typed(args: argparse.Namespace, option: str) -> str:
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    names = (
-        "corpus",
-        "questions",
-        "squad",
-        "chroma",
-        "tydi",
-        "testset",
-        "financebench",
-        "chunks",
-        "run_file",
-        "baseline",
-    )
-    paths = [getattr(args, name, None) for name in names]
+    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    paths = [getattr(args, name, None) for name in (*names, "financebench")]
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
         paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads
