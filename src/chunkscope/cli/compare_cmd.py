@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ from chunkscope.analysis.paired import tested_metrics
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.bounds import MAX_PERMUTATIONS, MAX_SEED, bounded_int, probability
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.compare import compare_csv, compare_markdown, compare_report
 from chunkscope.reports.equivalence import PairEquivalence
@@ -45,6 +47,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--by-tag", action="store_true", help="also compare per question tag")
     add_group_options(parser)
     common.add_output_options(parser)
+    add_html_option(parser)
     common.add_jobs_option(parser)
     parser.set_defaults(run=run)
 
@@ -96,12 +99,14 @@ def run(args: argparse.Namespace) -> int:
     render.comparison_view(console, dataset, comparison)
     render_equivalence(console, [comparison], [equivalence] if equivalence is not None else None)
     rerank_support.print_effects(console, results, effects)
+    report = functools.cache(
+        lambda: with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
+    )
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(
-                with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
-            ),
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("compare", report(), dataset, results),
             "csv": lambda: compare_csv(comparison, equivalence, effects),
             "markdown": lambda: markdown_group_note(
                 compare_markdown(

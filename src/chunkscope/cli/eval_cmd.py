@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from typing import Any
 
@@ -10,6 +11,7 @@ from chunkscope.analysis import gate
 from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.group_options import add_group_options, apply_groups
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
 from chunkscope.reports.offsets import OffsetWriter
@@ -27,6 +29,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser)
     common.add_output_options(parser, offsets=True)
+    add_html_option(parser)
     common.add_jobs_option(parser)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     add_group_options(parser)
@@ -62,10 +65,12 @@ def run(args: argparse.Namespace) -> int:
     if args.by_tag:
         render.tag_table(console, by_tag(results, dataset.questions.questions))
     unit = common.report_offset_unit(args)
+    report = functools.cache(lambda: eval_report(dataset, results, unit, effects, rules))
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(eval_report(dataset, results, unit, effects, rules)),
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("eval", report(), dataset, results),
             "csv": lambda: to_csv(results, OffsetWriter(dataset.corpus, unit), effects),
             "markdown": lambda: to_markdown(dataset, results, unit, effects),
         },
