@@ -244,7 +244,7 @@
   }
   function scatter(node, metric, cost) {
     node.appendChild(el("h3", { text: "Cost and quality: " + metric + " against " + cost + " (Pareto frontier dashed)" }));
-    var W = 560, H = 300, M = 48;
+    var W = 760, H = 320, M = 56;
     var pts = R.configs.map(function (c) { return { x: c.summary[cost], y: c.summary[metric], c: c }; });
     var xs = pts.map(function (p) { return p.x; }), ys = pts.map(function (p) { return p.y; });
     var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
@@ -271,6 +271,9 @@
       var tip = svg("title", {}); tip.textContent = p.c.label + ": " + cost + " " + fmt(p.x) + ", " + metric + " " + fmt(p.y) + (on ? " (on the frontier)" : "");
       shape.appendChild(tip);
       chart.appendChild(shape);
+      var name = svg("text", { x: px(p.x) + 8, y: py(p.y) - 6, "class": "pt-label" });
+      name.textContent = p.c.label.length > 34 ? p.c.label.slice(0, 33) + "…" : p.c.label;
+      chart.appendChild(name);
     });
     node.appendChild(el("div", { cls: "scroll" }, chart));
     node.appendChild(el("p", { cls: "legend", text: "◆ on the frontier: " + R.pareto.frontier.join(", ") + "; ● dominated. Hover a point for its configuration." }));
@@ -296,8 +299,10 @@
       });
     }
   }
-  var list, detail, filterBox, onlySelect, countNode;
+  var list, rowsBox, detail, filterBox, onlySelect, countNode;
   var selected = -1;
+  var shown = [];
+  var ROW = 22;
   function questionsSection() {
     var node = section("questions", "Questions");
     filterBox = el("input", { id: "filter", type: "search", placeholder: "filter by id or text (press /)", "aria-label": "filter questions" });
@@ -313,28 +318,45 @@
     node.appendChild(el("div", { id: "toolbar" }, filterBox, onlySelect, clear, countNode,
       el("span", { cls: "keys" }, el("kbd", { text: "j" }), "/", el("kbd", { text: "k" }), " next/previous · ",
         el("kbd", { text: "n" }), "/", el("kbd", { text: "N" }), " next/previous failing · ", el("kbd", { text: "/" }), " filter")));
-    list = el("ol", { id: "qlist", role: "listbox", "aria-label": "questions" });
+    // The list is virtual: only the rows in view exist in the document, so 4,000 questions filter at once.
+    list = el("div", { id: "qlist", role: "listbox", "aria-label": "questions", tabindex: "0" });
+    rowsBox = el("div", { id: "qrows" });
+    list.appendChild(rowsBox);
     detail = el("div", { id: "detail", "aria-live": "polite" });
-    var fragment = document.createDocumentFragment();
-    items.forEach(function (item, position) {
-      var li = el("li", { role: "option", "data-id": item.id, "data-position": String(position), "data-failing": item.failing ? "1" : "0" });
-      item.states.forEach(function (s) { li.appendChild(el("span", { cls: "glyph " + STATE_CLASS[s], title: s, text: STATE_GLYPH[s] })); });
-      li.appendChild(el("span", { cls: "mono", text: " " + item.id + (item.approx ? " ≈" : "") + " " }));
-      li.appendChild(el("span", { cls: "muted", text: item.query }));
-      item.li = li;
-      item.haystack = (item.id + " " + item.query).toLowerCase();
-      fragment.appendChild(li);
-    });
-    list.appendChild(fragment);
+    items.forEach(function (item) { item.haystack = (item.id + " " + item.query).toLowerCase(); });
     list.addEventListener("click", function (e) {
-      var li = e.target.closest("li");
-      if (li) select(Number(li.getAttribute("data-position")));
+      var row = e.target.closest("[data-position]");
+      if (row) select(Number(row.getAttribute("data-position")));
     });
+    list.addEventListener("scroll", drawRows);
     filterBox.addEventListener("input", applyFilter);
     onlySelect.addEventListener("change", applyFilter);
     node.appendChild(el("div", { id: "split" }, list, detail));
-    node.appendChild(el("p", { cls: "legend", text: "Marks: ⟦ ⟧ gold evidence · | chunk boundary · ✂ a boundary that cuts the gold · ⧉ delivered in pieces · ≈ gold located approximately · ① rank 1 · ② rank 2-5 · ③ rank 6-20 · ✗ not in the top 20" }));
+    node.appendChild(el("p", { cls: "legend", text: "Marks: ⟦ ⟧ gold evidence · | chunk boundary · ✂ a boundary that cuts the gold (state lost) · ⧉ delivered in pieces · ≈ gold located approximately · ① rank 1 · ② rank 2-5 · ③ rank 6-20 · ✗ not in the top 20" }));
     applyFilter();
+  }
+  function rowOf(position) {
+    var item = items[position];
+    var row = el("div", { cls: "qrow" + (position === selected ? " selected" : ""), role: "option", "data-id": item.id,
+      "data-position": String(position), "data-failing": item.failing ? "1" : "0" });
+    if (position === selected) row.setAttribute("aria-selected", "true");
+    item.states.forEach(function (s) { row.appendChild(el("span", { cls: "glyph " + STATE_CLASS[s], title: s, text: STATE_GLYPH[s] })); });
+    row.appendChild(el("span", { cls: "mono", text: " " + item.id + (item.approx ? " ≈" : "") + " " }));
+    row.appendChild(el("span", { cls: "muted", text: item.query }));
+    return row;
+  }
+  function drawRows() {
+    var first = Math.max(0, Math.floor(list.scrollTop / ROW) - 10);
+    var last = Math.min(shown.length, first + Math.ceil((list.clientHeight || 600) / ROW) + 20);
+    rowsBox.style.height = (shown.length * ROW) + "px";
+    var fragment = document.createDocumentFragment();
+    for (var i = first; i < last; i++) {
+      var row = rowOf(shown[i]);
+      row.style.top = (i * ROW) + "px";
+      fragment.appendChild(row);
+    }
+    rowsBox.textContent = "";
+    rowsBox.appendChild(fragment);
   }
   function visible(item) {
     if (stateFilter && (item.states[0] !== stateFilter[0] || item.states[1] !== stateFilter[1])) return false;
@@ -343,38 +365,47 @@
     return !needle || item.haystack.indexOf(needle) >= 0;
   }
   function applyFilter() {
-    var shown = 0;
-    items.forEach(function (item) { var v = visible(item); item.li.hidden = !v; if (v) shown++; });
-    countNode.textContent = shown + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "");
-    countNode.setAttribute("data-shown", String(shown));
-    if (selected < 0 || items[selected].li.hidden) {
-      var first = items.findIndex(function (item) { return !item.li.hidden; });
-      if (first >= 0) select(first); else { selected = -1; detail.textContent = ""; }
+    shown = [];
+    var isShown = {};
+    items.forEach(function (item, position) { if (visible(item)) { shown.push(position); isShown[position] = true; } });
+    countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "");
+    countNode.setAttribute("data-shown", String(shown.length));
+    list.scrollTop = 0;
+    if (selected < 0 || !isShown[selected]) {
+      if (shown.length) { select(shown[0]); return; }
+      selected = -1; detail.textContent = "";
     }
+    keepInView();
   }
   function step(direction, failingOnly) {
-    var n = items.length;
+    var n = shown.length;
+    if (!n) return;
+    var at = shown.indexOf(selected);
     for (var k = 1; k <= n; k++) {
-      var p = ((selected < 0 ? (direction > 0 ? -1 : 0) : selected) + direction * k + n * 2) % n;
-      if (!items[p].li.hidden && (!failingOnly || items[p].failing)) { select(p); return; }
+      var i = ((at < 0 ? (direction > 0 ? -1 : 0) : at) + direction * k + n * 2) % n;
+      if (!failingOnly || items[shown[i]].failing) { select(shown[i]); return; }
     }
   }
   function select(position) {
-    if (selected >= 0) { items[selected].li.classList.remove("selected"); items[selected].li.removeAttribute("aria-selected"); }
     selected = position;
-    var item = items[position];
-    item.li.classList.add("selected");
-    item.li.setAttribute("aria-selected", "true");
-    keepInView(item.li);
-    renderDetail(item);
+    keepInView();
+    renderDetail(items[position]);
   }
-
-  // Scroll the list only (never the page) so the selected row shows.
-  function keepInView(li) {
-    var top = li.offsetTop, bottom = top + li.offsetHeight;
-    if (top < list.scrollTop) list.scrollTop = top;
-    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  // Scroll the list only (never the page) so the selected row shows, then draw the rows in view.
+  function keepInView() {
+    var at = shown.indexOf(selected);
+    if (at >= 0) {
+      var top = at * ROW, bottom = top + ROW;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    }
+    drawRows();
   }
+  // For tests and scripts: what the list holds now (ids in order) and which question is selected.
+  window.chunkscopeReport = {
+    shownIds: function () { return shown.map(function (p) { return items[p].id; }); },
+    selectedId: function () { return selected < 0 ? null : items[selected].id; }
+  };
 
   // ---- one question's detail, built on demand ----
   var codePoints = {};
