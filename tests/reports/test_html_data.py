@@ -60,9 +60,9 @@ def test_each_row_says_what_the_json_report_says(evaluated: tuple[Dataset, list[
             assert [(h[0], h[1], documents[h[2]], h[3], h[4]) for h in row["hits"]] == [
                 (h["rank"], h["id"], h["doc"], h["start"], h["end"]) for h in top
             ]
-            sent = {d["rank"]: (d["start"], d["end"], d["duplicate_chars"]) for d in question["delivered"]}
+            sent = {d["rank"]: (d["start"], d["end"]) for d in question["delivered"]}
             for hit in row["hits"]:
-                assert (tuple(hit[6:9]) if hit[6] is not None else None) == sent.get(hit[0])
+                assert (tuple(hit[6:8]) if hit[6] is not None else None) == sent.get(hit[0])
             assert [[documents[c[0]], *c[1:]] for c in row["cuts"]] == [
                 [c["doc"], c["start"], c["end"], c["boundaries"]] for c in question["cuts"]
             ]

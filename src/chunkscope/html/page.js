@@ -508,7 +508,7 @@
     row[9].forEach(function (hit) {
       var doc = hit[2], sent = hit[6] !== null;
       var head = "#" + hit[0] + " " + hit[1] + "  " + DET.documents[doc] + " " + hit[3] + "–" + hit[4] + "  score " + hit[5].toFixed(4) +
-        (sent ? "  sent " + hit[6] + "–" + hit[7] + (hit[7] < hit[4] ? " (truncated)" : "") + (hit[8] ? "  duplicate " + hit[8] + " chars" : "") : "  not sent");
+        (sent ? "  sent " + hit[6] + "–" + hit[7] + (hit[7] < hit[4] ? " (truncated)" : "") : "  not sent");
       box.appendChild(el("div", { cls: "hit-head" + (sent ? " sent" : ""), "data-rank": String(hit[0]) }, head));
       box.appendChild(markedText(doc, hit[3], hit[4], goldOf(q, doc), [hit[3], hit[4]], cutsIn(row, doc).filter(function (c) { return c > hit[3] && c < hit[4]; })));
     });

@@ -18,8 +18,8 @@ from typing import Any
 
 from chunkscope.errors import ChunkscopeError
 
-_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-_TRANSLATION = str.maketrans(_ESCAPES)
+_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+"""Each character and its JSON escape (str.replace, one pass each, is many times faster than str.translate)."""
 
 
 def embedded_json(data: Mapping[str, Any]) -> str:
@@ -31,7 +31,9 @@ def embedded_json(data: Mapping[str, Any]) -> str:
         text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except ValueError:
         raise ChunkscopeError("the report holds a number that is not finite (NaN or infinity): not written") from None
-    return text.translate(_TRANSLATION)
+    for character, escape in _ESCAPES:
+        text = text.replace(character, escape)
+    return text
 
 
 def _asset(name: str) -> str:

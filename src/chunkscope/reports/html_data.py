@@ -26,7 +26,7 @@ from chunkscope.analysis.diagnose import diagnose, failure_detail
 from chunkscope.errors import InputError
 from chunkscope.io.sources import Dataset
 from chunkscope.io.text import parse_json, read_text
-from chunkscope.results import ConfigResult, QuestionResult
+from chunkscope.results import ConfigResult, DeliveredChunks, QuestionResult
 
 DATA_FORMAT = "chunkscope-html-data"
 DATA_VERSION = 1
@@ -46,9 +46,10 @@ ROW_FIELDS = (
     "cuts",
 )
 """The fields of one question row of a configuration, in order. ``hits``: the top-k ranked units as
-``[rank, chunk id, document index, start, end, score, delivered start, delivered end, duplicate chars]``
-(delivered start/end null when the hit sent nothing). ``cuts``: ``[document index, start, end,
-[boundaries]]`` per gold span cut."""
+``[rank, chunk id, document index, start, end, score, delivered start, delivered end]`` (delivered start
+and end null when the hit sent nothing; the delivered unit is the parent for a parent-child chunker).
+``cuts``: ``[document index, start, end, [boundaries]]`` per gold span cut. Each hit's own duplicate
+characters are left out (counting them builds every delivered value); the row's total is there."""
 
 KINDS = ("eval", "compare", "sweep")
 
@@ -151,21 +152,23 @@ def _run(result: ConfigResult, documents: _DocumentTable) -> dict[str, Any]:
 
 def _row(q: QuestionResult, result: ConfigResult, cause: Any, documents: _DocumentTable) -> list[Any]:
     config = result.config
-    delivered = {d.rank: d for d in q.delivered}
+    sent = _sent_ends(q)
+    ranking, units, parents = q.ranking, q.units, q.parents
     hits = []
-    for hit in q.ranked[: config.top_k]:
-        sent = delivered.get(hit.rank)
+    for rank, (position, score) in enumerate(zip(ranking.indices[: config.top_k], ranking.scores, strict=False), 1):
+        chunk = units[position]
+        unit = parents[position] if parents is not None else chunk
+        end = sent.get(rank)
         hits.append(
             [
-                hit.rank,
-                hit.chunk.id,
-                documents.index(hit.chunk.doc),
-                hit.chunk.start,
-                hit.chunk.end,
-                round(hit.score, 4),
-                None if sent is None else sent.start,
-                None if sent is None else sent.end,
-                0 if sent is None else sent.duplicate_chars,
+                rank,
+                chunk.id,
+                documents.index(chunk.doc),
+                chunk.start,
+                chunk.end,
+                round(score, 4),
+                None if end is None else unit.start,
+                end,
             ]
         )
     cuts = [[documents.index(c.span.doc), c.span.start, c.span.end, list(c.boundaries)] for c in q.cuts]
@@ -182,6 +185,18 @@ def _row(q: QuestionResult, result: ConfigResult, cause: Any, documents: _Docume
         hits,
         cuts,
     ]
+
+
+def _sent_ends(q: QuestionResult) -> dict[int, int]:
+    """Rank -> one past the last delivered body character, for each delivered hit.
+
+    Read from the kept ranks and ends where the result keeps them: building the delivered values
+    (which counts each one's duplicate characters) would cost a JSQuAD sweep's page seconds.
+    """
+    delivered = q.delivered
+    if isinstance(delivered, DeliveredChunks):
+        return dict(zip(delivered.ranks, delivered.ends, strict=True))
+    return {d.rank: d.end for d in delivered}
 
 
 def report_kind(report: Mapping[str, Any]) -> str:
