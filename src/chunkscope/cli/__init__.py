@@ -24,6 +24,7 @@ from chunkscope.cli import (
     gold_cmd,
     inspect_cmd,
     report_cmd,
+    serve_cmd,
     sweep_cmd,
     whatif_cmd,
 )
@@ -43,6 +44,7 @@ COMMANDS = (
     fragility_cmd,
     whatif_cmd,
     report_cmd,
+    serve_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
