@@ -117,6 +117,7 @@ class Page:
 
     def screenshot(self, name: str, section: str | None = None) -> None:
         """A screenshot for the docs: docs/img/NAME.png, scrolled to ``section`` (an element id)."""
+        self.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
         if section is not None:
             self.js("document.getElementById(arguments[0]).scrollIntoView()", section)
         DOCS_IMG.mkdir(parents=True, exist_ok=True)

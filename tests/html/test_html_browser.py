@@ -186,6 +186,13 @@ def test_sample_compare_page_filters_by_transition_cell(open_page: Any, tmp_path
     _check_tests(page, report)
     _transition_cells_filter_exactly(page, tmp_path / "c.csv", report)
     page.assert_quiet()
+    page.driver.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]}
+    )
+    assert page.js("return matchMedia('(prefers-color-scheme: dark)').matches")
+    assert page.js("return getComputedStyle(document.body).backgroundColor") == "rgb(21, 23, 26)"
+    page.screenshot("html-compare-dark", "questions")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
 @pytest.mark.jsquad

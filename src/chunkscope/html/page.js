@@ -143,7 +143,7 @@
         part.style.width = (100 * (counts[b] || 0) / total) + "%";
         bar.appendChild(part);
         legend.appendChild(el("span", { "data-bucket": b, "data-config": String(i), "data-value": String(counts[b]) },
-          (j ? "  " : "") + (b === "miss" ? "✗ miss " : "rank " + b + " ") + counts[b]));
+          (j ? " · " : "") + (b === "miss" ? "✗ miss: " : (j ? "" : "rank ") + b + ": ") + counts[b]));
       });
       table.appendChild(el("tr", null, el("th", { cls: "mono", text: labelOf(c, i) }), el("td", null, bar), legend));
     });
@@ -414,10 +414,10 @@
     return codePoints[docIndex];
   }
   // Text of document `doc` over [from, to) with gold (⟦ ⟧, highlighted), boundaries (|) and cuts (✂) marked.
-  function markedText(doc, from, to, gold, boundaries, cuts) {
+  function markedText(doc, from, to, gold, boundaries, cuts, whole) {
     var points = docPoints(doc);
     var box = el("div", { cls: "text" });
-    if (from > 0) box.appendChild(document.createTextNode("…"));
+    if (from > 0 && !whole) box.appendChild(document.createTextNode("…"));
     var marks = {};
     function add(position, order, kind) { if (position >= from && position <= to) (marks[position] = marks[position] || []).push([order, kind]); }
     gold.forEach(function (g) { if (g[1] > from && g[0] < to) { add(Math.max(g[0], from), 2, "open"); add(Math.min(g[1], to), 0, "close"); } });
@@ -440,7 +440,7 @@
       });
     });
     flush(to);
-    if (to < points.length) box.appendChild(document.createTextNode("…"));
+    if (to < points.length && !whole) box.appendChild(document.createTextNode("…"));
     return box;
   }
   function goldOf(question, doc) {
@@ -510,7 +510,7 @@
       var head = "#" + hit[0] + " " + hit[1] + "  " + DET.documents[doc] + " " + hit[3] + "–" + hit[4] + "  score " + hit[5].toFixed(4) +
         (sent ? "  sent " + hit[6] + "–" + hit[7] + (hit[7] < hit[4] ? " (truncated)" : "") : "  not sent");
       box.appendChild(el("div", { cls: "hit-head" + (sent ? " sent" : ""), "data-rank": String(hit[0]) }, head));
-      box.appendChild(markedText(doc, hit[3], hit[4], goldOf(q, doc), [hit[3], hit[4]], cutsIn(row, doc).filter(function (c) { return c > hit[3] && c < hit[4]; })));
+      box.appendChild(markedText(doc, hit[3], hit[4], goldOf(q, doc), [hit[3], hit[4]], cutsIn(row, doc).filter(function (c) { return c > hit[3] && c < hit[4]; }), true));
     });
     return box;
   }
