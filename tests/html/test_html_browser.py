@@ -112,6 +112,25 @@ def test_saved_report_page_shows_the_same_numbers(open_page: Any, tmp_path: Path
     page.assert_quiet()
 
 
+def test_saved_compare_page_lists_the_moved_questions_by_transition_cell(open_page: Any, tmp_path: Path) -> None:
+    saved = tmp_path / "c.json"
+    _run("compare", "fixed:size=200", "paragraph", "--permutations", "100", "--json", str(saved))
+    _run("report", str(saved), "--html", str(tmp_path / "saved.html"))
+    report = json.loads(saved.read_text(encoding="utf-8"))
+    page = open_page(tmp_path / "saved.html")
+    _check_configs(page, report)
+    _check_tests(page, report)
+    moved = report["comparison"]["moved"]
+    assert page.shown_ids() == [m["id"] for m in moved]
+    cells = {(m["state_a"], m["state_b"]) for m in moved}
+    for a, b in sorted(cells):
+        button = f"#transition-table td[data-a='{a}'][data-b='{b}'] button"
+        page.js(f'document.querySelector("{button}").click()')
+        assert page.shown_ids() == [m["id"] for m in moved if (m["state_a"], m["state_b"]) == (a, b)]
+        page.js(f'document.querySelector("{button}").click()')
+    page.assert_quiet()
+
+
 def test_sample_sweep_page_draws_every_configuration_and_the_frontier(open_page: Any, tmp_path: Path) -> None:
     _run(
         "sweep", "--size", "200,400", "--overlap", "0,0.2", "--permutations", "200",

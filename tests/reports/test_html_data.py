@@ -128,9 +128,12 @@ def test_a_saved_report_is_embedded_as_it_is(tmp_path: Path, evaluated: tuple[Da
     [
         ('{"chunkscope_version": "0.1.0", "inputs": [], "con', ".json:1: truncated JSON"),
         ('{"chunkscope_version": "0.1.0",\n "inputs": [', ".json:2: truncated JSON"),
-        ("[1, 2]", "not a chunkscope report (the JSON is not an object)"),
-        ('{"rows": 3}', "field 'chunkscope_version': not a chunkscope report"),
-        ('{"chunkscope_version": "0.1.0", "inputs": []}', "field 'configs': not a chunkscope report"),
+        ("[1, 2]", "not a chunkscope eval, compare or sweep report (the JSON is not an object)"),
+        ('{"rows": 3}', "field 'chunkscope_version': not a chunkscope eval, compare or sweep report"),
+        (
+            '{"chunkscope_version": "0.1.0", "inputs": []}',
+            "field 'configs': not a chunkscope eval, compare or sweep report",
+        ),
         ('{"chunkscope_version": "0.1.0", "inputs": [], "configs": [{"a": 1}]}', "a configuration without a summary"),
         (
             '{"chunkscope_version": "0.10.0", "inputs": [], "configs": [{"summary": {}}]}',

@@ -214,17 +214,18 @@ def check_report(report: object, source: str) -> dict[str, Any]:
     An InputError naming ``source`` and the field otherwise: not an object, no
     ``chunkscope_version``, ``inputs`` or ``configs``, or written by a newer chunkscope than this one.
     """
+    foreign = "not a chunkscope eval, compare or sweep report"
     if not isinstance(report, dict):
-        raise InputError(source, "not a chunkscope report (the JSON is not an object)")
+        raise InputError(source, f"{foreign} (the JSON is not an object)")
     version = report.get("chunkscope_version")
     if not isinstance(version, str):
-        raise InputError(source, "not a chunkscope report (no chunkscope_version)", field="chunkscope_version")
+        raise InputError(source, f"{foreign} (no chunkscope_version)", field="chunkscope_version")
     for name in ("inputs", "configs"):
         value = report.get(name)
         if not isinstance(value, list) or (name == "configs" and not value):
-            raise InputError(source, f"not a chunkscope report (no list of {name})", field=name)
+            raise InputError(source, f"{foreign} (no list of {name})", field=name)
     if not all(isinstance(c, dict) and isinstance(c.get("summary"), dict) for c in report["configs"]):
-        raise InputError(source, "not a chunkscope report (a configuration without a summary)", field="configs")
+        raise InputError(source, f"{foreign} (a configuration without a summary)", field="configs")
     if _version_key(version) > _version_key(__version__):
         raise InputError(
             source,
