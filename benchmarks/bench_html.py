@@ -4,8 +4,9 @@ Three figures, each the median of ``--runs`` runs (default 3):
 
 * **render**: the whole ``chunkscope sweep --squad JSQUAD --jobs 1 --json R.json`` in a fresh process, with and
   without ``--html R.html``, run alternately; the difference is what the HTML costs the command. The time of the
-  HTML step alone (the embedded data and the page, measured inside one in-process run) is printed too: on a busy
-  machine it is the steadier figure. Target: under 3 s.
+  HTML step alone (the embedded data and the page, measured inside one in-process run) is printed too, wall and
+  CPU; the step runs in one thread, so its CPU time is its wall time on an idle machine and the steadier figure on
+  a busy one. Target: under 3 s (the CPU time of the step).
 * **size** of the page. Target: under 20 MB.
 * **interactive**: the page opened in headless Chromium (when installed), from navigation start to the end of
   the load event, by which time the page's script has drawn the tables and the first question. Target: under 2 s.
@@ -18,7 +19,10 @@ Run: ``.venv/bin/python benchmarks/bench_html.py [--runs N]``. Exit 1 when a tar
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,14 +43,22 @@ SIZE_TARGET_MB = 20.0
 INTERACTIVE_TARGET_S = 2.0
 
 
-def timed(arguments: list[str]) -> float:
-    """Wall seconds of one chunkscope command in a fresh process."""
+def timed(arguments: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one chunkscope command in a fresh process (CPU: user + system, workers included)."""
     environment = {**os.environ, "PYTHONPATH": str(SRC)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(
         [*CHUNKSCOPE, *arguments], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=environment
     )
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def median_pair(figures: list[tuple[float, float]]) -> tuple[float, float]:
+    """Median wall and median CPU seconds."""
+    return statistics.median(w for w, _ in figures), statistics.median(c for _, c in figures)
 
 
 def html_step_seconds(folder: Path) -> tuple[float, float]:
@@ -65,7 +77,8 @@ def html_step_seconds(folder: Path) -> tuple[float, float]:
     sweep_cmd.html_report = timing  # type: ignore[assignment]
     try:
         arguments = ["sweep", "--squad", str(JSQUAD), "--jobs", "1", "--html", str(folder / "in-process.html")]
-        main(arguments)
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(arguments)
     finally:
         sweep_cmd.html_report = original
     return spent[0]
@@ -121,16 +134,23 @@ def main() -> int:
         saved = [timed(["report", str(report), "--html", str(folder / "saved.html")]) for _ in range(args.runs)]
         size_mb = page.stat().st_size / 1e6
         browser = interactive_seconds(page, args.runs)
-    cost = statistics.median(with_html) - statistics.median(without)
-    print(f"JSQuAD sweep, 8 configurations, {args.runs} runs each (median)")
-    print(f"  sweep --json            {statistics.median(without):6.2f} s")
-    print(f"  sweep --json --html     {statistics.median(with_html):6.2f} s   difference {cost:5.2f} s")
+    base_wall, base_cpu = median_pair(without)
+    html_wall, html_cpu = median_pair(with_html)
+    saved_wall, saved_cpu = median_pair(saved)
+    print(f"JSQuAD sweep, 8 configurations, {args.runs} runs each (median; CPU = user + system)")
+    print(f"  sweep --json            {base_wall:6.2f} s   CPU {base_cpu:5.2f} s")
+    print(
+        f"  sweep --json --html     {html_wall:6.2f} s   CPU {html_cpu:5.2f} s   "
+        f"difference {html_wall - base_wall:5.2f} s, CPU {html_cpu - base_cpu:5.2f} s"
+    )
     wall_step = statistics.median(wall for wall, _ in step)
     cpu_step = statistics.median(cpu for _, cpu in step)
     print(f"  HTML step in-process    {wall_step:6.2f} s   CPU {cpu_step:5.2f} s   (target < {RENDER_TARGET_S} s)")
-    print(f"  report R.json --html    {statistics.median(saved):6.2f} s   (saved report, whole command)")
+    print(f"  report R.json --html    {saved_wall:6.2f} s   CPU {saved_cpu:5.2f} s   (saved report, whole command)")
     print(f"  page size               {size_mb:6.2f} MB  (target < {SIZE_TARGET_MB} MB)")
-    missed = wall_step >= RENDER_TARGET_S or size_mb >= SIZE_TARGET_MB
+    # The HTML step runs in one thread: its CPU time is its wall time on an idle machine, and the steadier figure
+    # on a busy one (where the wall time mostly measures the other processes).
+    missed = cpu_step >= RENDER_TARGET_S or size_mb >= SIZE_TARGET_MB
     if browser is None:
         print("  interactive             skipped: chromium or chromedriver not found")
     else:
