@@ -332,7 +332,7 @@
     filterBox.addEventListener("input", applyFilter);
     onlySelect.addEventListener("change", applyFilter);
     node.appendChild(el("div", { id: "split" }, list, detail));
-    node.appendChild(el("p", { cls: "legend", text: "Marks: ⟦ ⟧ gold evidence · | chunk boundary · ✂ a boundary that cuts the gold (state lost) · ⧉ delivered in pieces · ≈ gold located approximately · ① rank 1 · ② rank 2-5 · ③ rank 6-20 · ✗ not in the top 20" }));
+    node.appendChild(el("p", { cls: "legend", text: "Marks: ⟦ ⟧ gold evidence · ¦ chunk boundary · ✂ a boundary that cuts the gold (state lost) · ⧉ delivered in pieces · ≈ gold located approximately · ① rank 1 · ② rank 2-5 · ③ rank 6-20 · ✗ not in the top 20" }));
     applyFilter();
   }
   function rowOf(position) {
@@ -436,7 +436,7 @@
         if (m[1] === "close") { depth--; target.appendChild(el("span", { cls: "bnd", text: "⟧" })); if (depth <= 0) { depth = 0; target = box; } }
         else if (m[1] === "open") { if (depth === 0) { target = el("mark", { cls: "gold" }); box.appendChild(target); } target.appendChild(el("span", { cls: "bnd", text: "⟦" })); depth++; }
         else if (m[1] === "cut") target.appendChild(el("span", { cls: "cut", title: "a chunk boundary cuts the gold here", text: "✂" }));
-        else target.appendChild(el("span", { cls: "bnd", title: "chunk boundary", text: "|" }));
+        else target.appendChild(el("span", { cls: "bnd", title: "chunk boundary", text: "¦" }));
       });
     });
     flush(to);
