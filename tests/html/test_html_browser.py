@@ -159,6 +159,12 @@ def test_sample_sweep_page_draws_every_configuration_and_the_frontier(open_page:
     by_label = {c["label"]: c["summary"][metric] for c in report["configs"]}
     cells = [label for row in report["grid"]["cells"] for label in row if label]
     assert sorted(map(tuple, heat)) == sorted((label, by_label[label]) for label in cells)
+    # a question's detail: two configurations of the sweep side by side, each one chosen
+    runs = page.js("return [...document.querySelectorAll('#detail .run')].map(r => r.dataset.label)")
+    assert runs == [report["configs"][0]["label"], report["configs"][1]["label"]]
+    page.js("var s = document.getElementById('run-select-1'); s.value = '3'; s.dispatchEvent(new Event('change'))")
+    runs = page.js("return [...document.querySelectorAll('#detail .run')].map(r => r.dataset.label)")
+    assert runs == [report["configs"][0]["label"], report["configs"][3]["label"]]
     page.assert_quiet()
     page.screenshot("html-sweep", "sweepmap")
 

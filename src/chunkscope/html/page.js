@@ -456,7 +456,7 @@
     return out;
   }
   var CONTEXT = 120;
-  var sweepRun = 0;
+  var sweepRuns = DET && DET.runs.length > 1 ? [0, 1] : [0];
   function renderDetail(item) {
     detail.textContent = "";
     if (!DET) { renderSavedDetail(item); return; }
@@ -471,11 +471,17 @@
     detail.appendChild(gold);
     var shown = DET.runs.map(function (_, i) { return i; });
     if (KIND === "sweep") {
-      var chooser = el("select", { id: "run-select", "aria-label": "configuration" });
-      DET.runs.forEach(function (run, i) { var o = el("option", { value: String(i), text: run.label }); if (i === sweepRun) o.selected = true; chooser.appendChild(o); });
-      chooser.addEventListener("change", function () { sweepRun = Number(chooser.value); renderDetail(item); });
-      detail.appendChild(el("p", null, "configuration: ", chooser));
-      shown = [sweepRun];
+      // Two configurations side by side, each chosen from the sweep (the first two by default).
+      var pickers = el("p", null, "configurations: ");
+      sweepRuns.forEach(function (chosen, side) {
+        var chooser = el("select", { id: "run-select-" + side, "aria-label": "configuration " + (side + 1) });
+        DET.runs.forEach(function (run, i) { var o = el("option", { value: String(i), text: run.label }); if (i === chosen) o.selected = true; chooser.appendChild(o); });
+        chooser.addEventListener("change", function () { sweepRuns[side] = Number(chooser.value); renderDetail(item); });
+        pickers.appendChild(chooser);
+        if (!side) pickers.appendChild(document.createTextNode(" beside "));
+      });
+      detail.appendChild(pickers);
+      shown = sweepRuns.slice();
     }
     var runs = el("div", { cls: "runs" });
     shown.forEach(function (r) { runs.appendChild(runColumn(q, DET.runs[r], DET.runs[r].rows[item.index], KIND === "compare" ? "AB"[r] : null)); });
