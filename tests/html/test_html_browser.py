@@ -286,3 +286,17 @@ def test_text_that_looks_like_markup_is_shown_as_text(open_page: Any, tmp_path: 
     detail = page.js("return document.getElementById('detail').textContent")
     assert doc_id in detail and HOSTILE in detail
     page.assert_quiet()
+
+
+def test_a_saved_report_without_causes_or_buckets_still_renders_quietly(open_page: Any, tmp_path: Path) -> None:
+    """A report of an older chunkscope, without diagnosis or rank buckets: the sections it lacks are left out."""
+    _run("eval", "--json", str(tmp_path / "eval.json"))
+    report = json.loads((tmp_path / "eval.json").read_text(encoding="utf-8"))
+    for config in report["configs"]:
+        del config["diagnosis"], config["summary"]["rank_buckets"]
+    (tmp_path / "old.json").write_text(json.dumps(report), encoding="utf-8")
+    _run("report", str(tmp_path / "old.json"), "--html", str(tmp_path / "old.html"))
+    page = open_page(tmp_path / "old.html")
+    assert page.js("return ['buckets', 'causes'].map(id => document.getElementById(id).hidden)") == [True, True]
+    assert page.js("return document.querySelectorAll('#metrics-table td[data-metric]').length") > 0
+    page.assert_quiet()

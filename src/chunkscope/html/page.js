@@ -80,6 +80,7 @@
     });
     node.appendChild(el("div", { cls: "scroll" }, configs));
     if (R.excluded_questions) node.appendChild(el("p", { text: "Excluded at load: " + R.excluded_questions + " questions." }));
+    if (!R.inputs.length) node.appendChild(el("p", { cls: "muted", text: "The report names no input." }));
     if (!DET) node.appendChild(el("p", { cls: "warn", text: "Rendered from a saved JSON report: question texts, documents and per-question chunks are not in it (write --html with the run to include them)." }));
   }
 
@@ -215,7 +216,7 @@
     R.configs.forEach(function (c) { byLabel[c.label] = c; });
     var metric = R.pareto.metric;
     var grid = R.grid;
-    if (grid && grid.rows.length) {
+    if (grid && grid.rows && grid.rows.length) {
       node.appendChild(el("h3", { text: "Heatmap: " + metric + " by size and overlap (" + grid.overlap_unit + ")" }));
       var values = [];
       grid.cells.forEach(function (row) { row.forEach(function (label) { if (label && byLabel[label]) values.push(byLabel[label].summary[metric]); }); });
@@ -553,12 +554,14 @@
     else if (e.key === "N") step(-1, true);
   });
 
+  // A section shows only when the report holds what it draws (a report of an older chunkscope may lack a part).
+  function every(test) { return R.configs.every(test); }
   provenance();
   metrics();
-  buckets();
-  causes();
-  if (KIND === "compare") transitions();
-  if (KIND === "sweep") sweepMap();
+  if (every(function (c) { return c.summary.rank_buckets; })) buckets();
+  if (every(function (c) { return c.diagnosis && c.diagnosis.counts; })) causes();
+  if (KIND === "compare" && R.comparison.transitions) transitions();
+  if (KIND === "sweep" && R.pareto) sweepMap();
   buildItems();
   if (items.length) questionsSection();
   document.body.setAttribute("data-ready", "1");
