@@ -77,11 +77,46 @@ def test_gold_texts_are_the_quotes_of_the_question_file(evaluated: tuple[Dataset
         quotes[entry["id"]] = [(e["doc"], e["quote"]) for e in entry["evidence"] if "quote" in e]
     checked = 0
     for question in data["questions"]:
-        shown = [(data["documents"][g[1]], data["texts"][g[1]][g[2] : g[3]]) for g in question["gold"]]
+        shown = [(data["documents"][g[1]], _kept_text(data, g[1], g[2], g[3])) for g in question["gold"]]
         for doc, quote in quotes[question["id"]]:
             assert (doc, quote) in shown
             checked += 1
     assert checked >= 40
+
+
+def _kept_text(detail: dict[str, Any], doc: int, start: int, end: int) -> str:
+    """The text of [start, end) of document ``doc`` from the pieces the page holds (one piece must hold it)."""
+    holding = [text for at, text in detail["segments"][doc] if at <= start and end <= at + len(text)]
+    assert len(holding) == 1
+    at = next(at for at, text in detail["segments"][doc] if text == holding[0])
+    return str(holding[0][start - at : end - at])
+
+
+def test_the_page_holds_each_gold_span_with_its_context_and_each_shown_chunk_not_whole_documents(
+    evaluated: tuple[Dataset, list[Any]],
+) -> None:
+    dataset, results = evaluated
+    detail = html_data("eval", {}, dataset, results, "then")["detail"]
+    context = detail["context"]
+    for doc, pieces in enumerate(detail["segments"]):
+        text = dataset.corpus.by_id[detail["documents"][doc]].text
+        assert detail["lengths"][doc] == len(text)
+        for (at, piece), after in zip(pieces, [*pieces[1:], None], strict=True):
+            assert text[at : at + len(piece)] == piece  # the document's own text
+            if after is not None:
+                assert at + len(piece) < after[0]  # sorted, apart (touching pieces are merged)
+    for question in detail["questions"]:
+        for _, doc, start, end, _ in question["gold"]:
+            text = dataset.corpus.by_id[detail["documents"][doc]].text
+            low, high = max(0, start - context), min(len(text), end + context)
+            assert _kept_text(detail, doc, low, high) == text[low:high]
+    for run in detail["runs"]:
+        for row in run["rows"]:
+            for hit in row[ROW_FIELDS.index("hits")]:
+                text = dataset.corpus.by_id[detail["documents"][hit[2]]].text
+                assert _kept_text(detail, hit[2], hit[3], hit[4]) == text[hit[3] : hit[4]]
+    kept = sum(len(piece) for pieces in detail["segments"] for _, piece in pieces)
+    assert kept < sum(len(document.text) for document in dataset.corpus.documents)
 
 
 def test_rows_place_every_question_in_the_transition_cell_the_report_counts(

@@ -409,14 +409,23 @@
   };
 
   // ---- one question's detail, built on demand ----
-  var codePoints = {};
-  function docPoints(docIndex) {
-    if (!codePoints[docIndex]) codePoints[docIndex] = Array.from(DET.texts[docIndex] || "");
-    return codePoints[docIndex];
+  // The page holds the parts of each document it shows, as [start, text] pieces (sorted, apart): the code
+  // points of [from, to) come from the one piece that holds them, converted on first use.
+  var piecePoints = {};
+  function textPoints(doc, from, to) {
+    var pieces = DET.segments[doc] || [];
+    for (var i = pieces.length - 1; i >= 0; i--) {
+      if (pieces[i][0] > from) continue;
+      var key = doc + ":" + i;
+      if (!piecePoints[key]) piecePoints[key] = Array.from(pieces[i][1]);
+      var points = piecePoints[key], start = pieces[i][0];
+      return to <= start + points.length ? points.slice(from - start, to - start) : [];
+    }
+    return [];
   }
   // Text of document `doc` over [from, to) with gold (⟦ ⟧, highlighted), boundaries (|) and cuts (✂) marked.
   function markedText(doc, from, to, gold, boundaries, cuts, whole) {
-    var points = docPoints(doc);
+    var points = textPoints(doc, from, to);
     var box = el("div", { cls: "text" });
     if (from > 0 && !whole) box.appendChild(document.createTextNode("…"));
     var marks = {};
@@ -428,7 +437,7 @@
     var positions = Object.keys(marks).map(Number).sort(function (a, b) { return a - b; });
     var depth = 0, previous = from, target = box;
     function flush(upTo) {
-      if (upTo > previous) target.appendChild(document.createTextNode(points.slice(previous, upTo).join("")));
+      if (upTo > previous) target.appendChild(document.createTextNode(points.slice(previous - from, upTo - from).join("")));
       previous = upTo;
     }
     positions.forEach(function (position) {
@@ -441,7 +450,7 @@
       });
     });
     flush(to);
-    if (to < points.length && !whole) box.appendChild(document.createTextNode("…"));
+    if (to < DET.lengths[doc] && !whole) box.appendChild(document.createTextNode("…"));
     return box;
   }
   function goldOf(question, doc) {
@@ -456,7 +465,7 @@
     row[10].forEach(function (c) { if (c[0] === doc) out = out.concat(c[3]); });
     return out;
   }
-  var CONTEXT = 120;
+  var CONTEXT = DET ? DET.context : 0;
   var sweepRuns = DET && DET.runs.length > 1 ? [0, 1] : [0];
   function renderDetail(item) {
     detail.textContent = "";
@@ -466,7 +475,7 @@
     if (q.tags.length) detail.appendChild(el("div", { cls: "muted", text: "tags: " + q.tags.join(", ") }));
     var gold = el("ol", { id: "detail-gold" });
     q.gold.forEach(function (g) {
-      var text = docPoints(g[1]).slice(g[2], g[3]).join("");
+      var text = textPoints(g[1], g[2], g[3]).join("");
       gold.appendChild(el("li", null, "item " + (g[0] + 1) + (g[4] ? " ≈ " : " ") , el("code", { text: DET.documents[g[1]] + " " + g[2] + "–" + g[3] }), " “", text, "”"));
     });
     detail.appendChild(gold);
@@ -505,8 +514,7 @@
       if (seen[key]) return;
       seen[key] = true;
       var doc = g[1];
-      var points = docPoints(doc);
-      var from = Math.max(0, g[2] - CONTEXT), to = Math.min(points.length, g[3] + CONTEXT);
+      var from = Math.max(0, g[2] - CONTEXT), to = Math.min(DET.lengths[doc], g[3] + CONTEXT);
       box.appendChild(el("div", { cls: "mono muted", text: DET.documents[doc] + " " + g[2] + "–" + g[3] }));
       box.appendChild(markedText(doc, from, to, goldOf(q, doc), boundariesIn(run, doc, from, to), cutsIn(row, doc)));
     });

@@ -7,8 +7,9 @@ sweep every configuration's per-question state) is computed here, from the same 
 JSON report was made of, in a compact column form so that a JSQuAD sweep of eight configurations stays
 small (:data:`ROW_FIELDS`).
 
-Offsets in the detail are code points into the embedded document texts, whatever unit the JSON
-report was written in. A saved JSON report (``chunkscope report``) has no detail: the page then shows
+Offsets in the detail are code points into the documents, whatever unit the JSON report was written
+in; the page embeds the parts of the documents it shows (each gold span with its context, each shown
+chunk), not whole documents. A saved JSON report (``chunkscope report``) has no detail: the page then shows
 what the report holds and says that texts are absent.
 """
 
@@ -26,6 +27,7 @@ from chunkscope.analysis.diagnose import diagnose, failure_detail
 from chunkscope.errors import InputError
 from chunkscope.io.sources import Dataset
 from chunkscope.io.text import parse_json, read_text
+from chunkscope.reports.casefile import CONTEXT_CHARS
 from chunkscope.results import ConfigResult, DeliveredChunks, QuestionResult
 
 DATA_FORMAT = "chunkscope-html-data"
@@ -69,10 +71,11 @@ def html_data(
     questions = []
     for question in dataset.questions.questions:
         gold = [
-            [item_index, documents.index(span.doc), span.start, span.end, int(item.approximate)]
+            [item_index, documents.keep(span.doc, span.start - CONTEXT_CHARS, span.end + CONTEXT_CHARS), span.start,
+             span.end, int(item.approximate)]
             for item_index, item in enumerate(question.evidence)
             for span in item.alternatives
-        ]
+        ]  # fmt: skip
         questions.append({"id": question.id, "query": question.query, "tags": list(question.tags), "gold": gold})
     documents.gold_indexed = len(documents.ids)
     runs = [_run(result, documents) for result in results]
@@ -85,7 +88,9 @@ def html_data(
         "detail": {
             "row_fields": list(ROW_FIELDS),
             "documents": documents.ids,
-            "texts": documents.texts,
+            "lengths": documents.lengths,
+            "segments": documents.segments(),
+            "context": CONTEXT_CHARS,
             "questions": questions,
             "runs": runs,
         },
@@ -105,24 +110,53 @@ def saved_report_data(report: Mapping[str, Any], generated: str) -> dict[str, An
 
 
 class _DocumentTable:
-    """Documents by index, with the texts of those a question's gold or a shown hit lies in."""
+    """Documents by index, and the parts of their texts the page shows.
+
+    Kept: each gold span with :data:`CONTEXT_CHARS` on each side, and each shown hit's chunk; the page
+    embeds those parts (merged where they overlap or touch), not whole documents, so a large corpus does
+    not make a large page.
+    """
 
     def __init__(self, dataset: Dataset) -> None:
         self._corpus = dataset.corpus
         self._index: dict[str, int] = {}
+        self._ranges: list[list[tuple[int, int]]] = []
         self.ids: list[str] = []
-        self.texts: list[str | None] = []
+        self.lengths: list[int] = []
         self.gold_indexed = 0
         """The first documents, those gold lies in (indexed before any hit): their chunk boundaries are kept."""
 
     def index(self, doc: str) -> int:
+        """The index of ``doc`` (added on first use)."""
         position = self._index.get(doc)
         if position is None:
             position = self._index[doc] = len(self.ids)
             self.ids.append(doc)
             document = self._corpus.by_id.get(doc)
-            self.texts.append(None if document is None else document.text)
+            self.lengths.append(0 if document is None else len(document.text))
+            self._ranges.append([])
         return position
+
+    def keep(self, doc: str, start: int, end: int) -> int:
+        """The index of ``doc``, with its text over [start, end) (clipped to the document) kept for the page."""
+        position = self.index(doc)
+        self._ranges[position].append((max(0, start), min(self.lengths[position], end)))
+        return position
+
+    def segments(self) -> list[list[list[Any]]]:
+        """Per document, the kept text as ``[start, text]`` pieces: sorted, merged, apart from each other."""
+        pieces: list[list[list[Any]]] = []
+        for doc, ranges in zip(self.ids, self._ranges, strict=True):
+            merged: list[list[int]] = []
+            for start, end in sorted(r for r in ranges if r[1] > r[0]):
+                if merged and start <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], end)
+                else:
+                    merged.append([start, end])
+            document = self._corpus.by_id.get(doc)
+            text = "" if document is None else document.text
+            pieces.append([[start, text[start:end]] for start, end in merged])
+        return pieces
 
     def gold_index(self, doc: str) -> int | None:
         """The index of ``doc`` when gold lies in it, else None."""
@@ -163,7 +197,7 @@ def _row(q: QuestionResult, result: ConfigResult, cause: Any, documents: _Docume
             [
                 rank,
                 chunk.id,
-                documents.index(chunk.doc),
+                documents.keep(chunk.doc, chunk.start, chunk.end),
                 chunk.start,
                 chunk.end,
                 round(score, 4),
