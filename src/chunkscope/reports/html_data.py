@@ -140,7 +140,7 @@ class _DocumentTable:
     def keep(self, doc: str, start: int, end: int) -> int:
         """The index of ``doc``, with its text over [start, end) (clipped to the document) kept for the page."""
         position = self.index(doc)
-        self._ranges[position].append((max(0, start), min(self.lengths[position], end)))
+        self._ranges[position].append((start, end))  # clipped when merged: this runs for every hit shown
         return position
 
     def segments(self) -> list[list[list[Any]]]:
@@ -148,7 +148,9 @@ class _DocumentTable:
         pieces: list[list[list[Any]]] = []
         for doc, ranges in zip(self.ids, self._ranges, strict=True):
             merged: list[list[int]] = []
-            for start, end in sorted(r for r in ranges if r[1] > r[0]):
+            length = self.lengths[len(pieces)]
+            clipped = {(max(0, start), min(length, end)) for start, end in ranges}
+            for start, end in sorted(r for r in clipped if r[1] > r[0]):
                 if merged and start <= merged[-1][1]:
                     merged[-1][1] = max(merged[-1][1], end)
                 else:
