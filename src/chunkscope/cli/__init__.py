@@ -24,6 +24,8 @@ from chunkscope.cli import (
     fragility_cmd,
     gold_cmd,
     inspect_cmd,
+    report_cmd,
+    serve_cmd,
     sweep_cmd,
     tokens_cmd,
     whatif_cmd,
@@ -45,6 +47,8 @@ COMMANDS = (
     fragility_cmd,
     whatif_cmd,
     tokens_cmd,
+    report_cmd,
+    serve_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 

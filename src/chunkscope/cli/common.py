@@ -442,7 +442,7 @@ def show_and_write_reports(
     write_outputs(args, {"json": json, "csv": csv, "markdown": markdown})
 
 
-OUTPUT_OPTIONS = ("json", "csv", "markdown", "write", "out")
+OUTPUT_OPTIONS = ("json", "csv", "markdown", "html", "write", "out")
 
 
 def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:
@@ -533,4 +533,4 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
 
 def stdout_is_data(args: argparse.Namespace) -> bool:
     """True when a report goes to stdout, so tables must go to stderr."""
-    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown"))
+    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown", "html"))

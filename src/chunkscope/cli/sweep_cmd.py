@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ from chunkscope.analysis.sweepmap import Cost, SweepMap
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.errors import ChunkscopeError, SpecError
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
@@ -67,6 +69,7 @@ def add_parser(subparsers: Any) -> None:
     add_group_options(parser)
     add_map_options(parser)
     common.add_output_options(parser)
+    add_html_option(parser)
     parser.add_argument(
         "--inspect",
         action="store_true",
@@ -221,14 +224,16 @@ def run(args: argparse.Namespace) -> int:
         render.sweep_table(
             console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
         )
+    report = functools.cache(
+        lambda: with_group_note(
+            sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
+        )
+    )
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(
-                with_group_note(
-                    sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
-                )
-            ),
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("sweep", report(), dataset, results),
             "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence, effects, pareto),
             "markdown": lambda: markdown_group_note(
                 sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
