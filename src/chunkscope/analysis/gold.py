@@ -15,10 +15,11 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from chunkscope.analysis.occurrences import count_occurrences
 from chunkscope.io.gold import trim_span
 from chunkscope.io.quotes import inside_word
 from chunkscope.model import Corpus, Document, Question, QuestionSet, Span
@@ -119,16 +120,36 @@ class GoldCheck:
         return tuple(finding for finding in self.findings if finding.kind not in allowed)
 
 
-def check_gold(corpus: Corpus, question_set: QuestionSet, options: CheckOptions = CheckOptions()) -> GoldCheck:
-    """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace)."""
+CheckProgress = Callable[[str, int, int], None]
+"""Called with (stage, done, total) while the check runs: counting evidence texts, checking spans, comparing
+questions."""
+PROGRESS_EVERY = 1000
+"""Questions checked between two progress calls."""
+
+
+def check_gold(
+    corpus: Corpus,
+    question_set: QuestionSet,
+    options: CheckOptions = CheckOptions(),
+    progress: CheckProgress | None = None,
+) -> GoldCheck:
+    """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace).
+
+    Time linear in the questions and the corpus: the corpus-wide counts of the evidence texts come from one
+    scan (:mod:`chunkscope.analysis.occurrences`), not one scan per span.
+    """
     questions = question_set.questions
     found: list[Finding] = [
         Finding(issue.kind, issue.question, issue.message, places=issue.places, where=issue.where)
         for issue in question_set.issues
     ]
-    counts = _TextCounts(corpus)
-    for question in questions:
+    counts = _TextCounts(corpus, questions, progress)
+    for number, question in enumerate(questions, 1):
         found.extend(_span_findings(question, corpus, counts, options))
+        if progress is not None and (number % PROGRESS_EVERY == 0 or number == len(questions)):
+            progress("checking spans", number, len(questions))
+    if progress is not None:
+        progress("comparing questions", 0, 1)
     found.extend(_duplicate_questions(questions, options.near_duplicate))
     order = {kind: i for i, kind in enumerate(FINDING_KINDS)}
     position = {question.id: i for i, question in enumerate(questions)}
@@ -185,16 +206,26 @@ def _every_copy_given(held: str, alternatives: Sequence[Span], corpus: Corpus, o
 
 
 class _TextCounts:
-    """Non-overlapping occurrences of a text over the whole corpus (cached)."""
+    """Non-overlapping occurrences over the whole corpus of every trimmed gold text, counted in one scan."""
 
-    def __init__(self, corpus: Corpus) -> None:
-        self.corpus = corpus
-        self.cache: dict[str, int] = {}
+    def __init__(self, corpus: Corpus, questions: Sequence[Question], progress: CheckProgress | None = None) -> None:
+        texts = (
+            _trimmed_text(span, corpus)
+            for question in questions
+            for item in question.evidence
+            for span in item.alternatives
+        )
+        scan = None if progress is None else (lambda done, total: progress("counting evidence texts", done, total))
+        self.counts = count_occurrences([document.text for document in corpus.documents], texts, scan)
 
     def count(self, text: str) -> int:
-        if text not in self.cache:
-            self.cache[text] = sum(document.text.count(text) for document in self.corpus.documents) if text else 0
-        return self.cache[text]
+        return self.counts.get(text, 0)
+
+
+def _trimmed_text(span: Span, corpus: Corpus) -> str:
+    text = corpus.by_id[span.doc].text
+    trimmed = trim_span(span, text)
+    return text[trimmed.start : trimmed.end]
 
 
 def _where(span: Span) -> str:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 
 from chunkscope.analysis.gold import (
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise ChunkscopeError("--write needs --questions, --chroma or --testset (SQuAD and TyDi gold are offsets)")
     common.check_outputs(args)
     dataset = common.load_from_args(args, lenient=True, trim=False)
-    check = check_gold(dataset.corpus, dataset.questions, CheckOptions(args.repeated, args.near_duplicate))
+    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate))
     allowed = tuple(args.allow or ())
     left_as_is: tuple[GoldIssue, ...] = ()
     kept = True
@@ -101,6 +102,21 @@ def run(args: argparse.Namespace) -> int:
         },
     )
     return common.EXIT_GATE if check.problems(allowed) else common.EXIT_OK
+
+
+def _checked(dataset: Dataset, options: CheckOptions) -> GoldCheck:
+    """The check, with a progress bar on stderr when it is a terminal (as ``eval`` shows)."""
+    if not sys.stderr.isatty():
+        return check_gold(dataset.corpus, dataset.questions, options)
+    from rich.progress import Progress  # bars only on a terminal
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("checking gold", total=1)
+
+        def follow(stage: str, done: int, total: int) -> None:
+            progress.update(task, description=stage, completed=done, total=max(total, 1))
+
+        return check_gold(dataset.corpus, dataset.questions, options, follow)
 
 
 def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...], bool]:
