@@ -267,6 +267,8 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         lenient=lenient,
         trim=trim,
     )
+    for notice in dataset.notices:
+        print(f"chunkscope: {notice}", file=sys.stderr)
     if not lenient:
         report_gold_issues(dataset)
     return dataset

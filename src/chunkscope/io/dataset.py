@@ -9,6 +9,7 @@ from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
 from chunkscope.io.gold import trim_question_set
+from chunkscope.io.hf_rows import load_hf_testset
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
@@ -103,6 +104,15 @@ def _load(
             )
     if chroma is not None:
         return load_chroma(chroma, corpus, gold_match)
+    if testset is not None:
+        exported = load_hf_testset(testset, squad_answers, questions_offset_unit)
+        if exported is not None:
+            if corpus is not None:
+                raise InputError(
+                    str(testset),
+                    "a HuggingFace SQuAD export holds its own documents (its contexts): give it without --corpus",
+                )
+            return exported
     name = None
     if corpus is None and questions is None and testset is None:
         corpus, questions = sample_paths()

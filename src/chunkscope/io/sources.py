@@ -23,3 +23,5 @@ class Dataset:
     questions: QuestionSet
     sources: tuple[SourceFile, ...]
     name: str
+    notices: tuple[str, ...] = ()
+    """One line each on how an input was read, when it could mean two things (printed by the commands)."""

@@ -51,7 +51,7 @@ def load_testset(
     issues: list[GoldIssue] = []
     excluded = 0
     ids: set[str] = set()
-    for line, index, row in _rows(path, text):
+    for line, index, row in testset_rows(path, text):
         where = _Where(str(path), line, index)
         question = _question(row, where, corpus, finder, issues)
         if question.id in ids:
@@ -160,7 +160,8 @@ def _context_cell(cell: str, where: _Where, name: str) -> Any:
         raise where.fail(name, "looks like a list but is neither JSON nor a Python list literal") from None
 
 
-def _rows(path: Path, text: str) -> Iterator[tuple[int | None, int, dict[str, Any]]]:
+def testset_rows(path: Path, text: str) -> Iterator[tuple[int | None, int, dict[str, Any]]]:
+    """Every row of a test set file as (line when known, 0-based index, row), by its suffix: CSV, JSONL or JSON."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
         reject_bom(path, text)
