@@ -141,8 +141,9 @@ def test_similar_pairs_equal_brute_force() -> None:
     rng = random.Random(7)
     words = ["ship", "refund", "days", "long", "how", "the", "card", "東京", "人口"]
     texts = ["".join(rng.choice(words) for _ in range(rng.randint(1, 5))) for _ in range(120)]
+    texts += ["ab", "abc", "abcd", "bcd", "x", "xy", "xyz"]  # sets of one and two trigrams: a single shared token
     sets = [(f"q{i}", trigrams(t)) for i, t in enumerate(texts)]
-    for threshold in (0.5, 0.8, 1.0):
+    for threshold in (0.3, 0.5, 0.8, 1.0):
         brute = {
             (a, b)
             for (i, (a, x)), (j, (b, y)) in itertools.combinations(enumerate(sets), 2)

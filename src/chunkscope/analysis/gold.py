@@ -11,6 +11,7 @@ prints and what the inspector lists.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
@@ -344,24 +345,38 @@ def _duplicate_questions(questions: Sequence[Question], threshold: float) -> Ite
 def similar_pairs(sets: Sequence[tuple[str, frozenset[str]]], threshold: float) -> list[tuple[str, str, float]]:
     """Every pair (earlier id, later id, Jaccard) of sets with Jaccard similarity >= ``threshold``.
 
-    Exact, by prefix filtering: with tokens ordered rarest first, two sets whose
-    overlap reaches ``ceil(threshold * |A|)`` share a token among the first
-    ``|A| - ceil(threshold * |A|) + 1`` of each, so only those are indexed.
+    Exact, by prefix filtering on token *pairs*, so the candidates do not grow with the square of
+    the sets (a single token's posting list grows with them, a pair's hardly does). With tokens
+    ordered rarest first, two sets with ``J >= t`` share at least ``ceil(t * |A|)`` tokens, so their
+    two rarest shared tokens both lie among the first ``|A| - ceil(t * |A|) + 2`` tokens of each:
+    every pair of those is a key, and only sets sharing a key are compared. Two sets can share a
+    single token and still reach ``t`` only when both hold at most ``1 / t`` tokens; such small sets
+    are keyed by each token too. Pairs are listed by the later set, then the earlier, in input order.
     """
     frequency = Counter(token for _, tokens in sets for token in tokens)
-    index: dict[str, list[int]] = {}
-    ordered = [sorted(tokens, key=lambda t: (frequency[t], t)) for _, tokens in sets]
+    index: dict[int, list[int]] = {}
     pairs = []
-    for i, tokens in enumerate(ordered):
-        if not tokens:
+    for i, (_, tokens) in enumerate(sets):
+        size = len(tokens)
+        if not size:
             continue
-        prefix = len(tokens) - math.ceil(threshold * len(tokens)) + 1
-        candidates = {j for token in tokens[:prefix] for j in index.get(token, ())}
+        ordered = sorted(tokens, key=lambda t: (frequency[t], t))
+        length = min(size, size - math.ceil(threshold * size - _SLACK) + 2)
+        keys = {hash(pair) for pair in itertools.combinations(ordered[:length], 2)}
+        if size * threshold <= 1 + _SLACK:
+            keys.update(hash(token) for token in ordered)
+        candidates = {j for key in keys for j in index.get(key, ())}
         for j in sorted(candidates):
-            a, b = sets[j][1], sets[i][1]
-            similarity = len(a & b) / len(a | b)
+            other = sets[j][1]
+            if not threshold * size <= len(other) * (1 + _SLACK) or not threshold * len(other) <= size * (1 + _SLACK):
+                continue  # the sizes alone keep the similarity below the threshold
+            similarity = len(other & tokens) / len(other | tokens)
             if similarity >= threshold:
                 pairs.append((sets[j][0], sets[i][0], similarity))
-        for token in tokens[:prefix]:
-            index.setdefault(token, []).append(i)
+        for key in keys:
+            index.setdefault(key, []).append(i)
     return pairs
+
+
+_SLACK = 1e-9
+"""Rounding room in the bounds: a looser bound only keeps more candidates, it never loses a pair."""
