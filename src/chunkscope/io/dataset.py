@@ -36,6 +36,7 @@ def load_dataset(
     lenient: bool = False,
     trim: bool = True,
     questions_offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
@@ -45,7 +46,8 @@ def load_dataset(
     ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
     (``gold check``). With ``trim`` (the default) every gold span loses its edge
     whitespace, the span a chunk must contain. ``questions_offset_unit`` is what the evidence
-    offsets (or SQuAD ``answer_start``) count.
+    offsets (or SQuAD ``answer_start``) count. ``skip_bad_gold``: a question whose gold no span can be
+    made of is excluded and counted (``QuestionSet.excluded_reasons``) instead of refusing its file.
     """
     given = {
         name: value
@@ -74,6 +76,7 @@ def load_dataset(
         gold_match,
         lenient,
         questions_offset_unit,
+        skip_bad_gold,
     )
     if not trim:
         return dataset
@@ -92,20 +95,21 @@ def _load(
     gold_match: MatchPolicy,
     lenient: bool,
     questions_offset_unit: OffsetUnit,
+    skip_bad_gold: bool = False,
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
         if path is not None:
             if corpus is not None:
                 raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
             return (
-                load_squad(path, squad_answers, questions_offset_unit)
+                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold)
                 if option == "--squad"
-                else load_tydi(path, tydi_language)
+                else load_tydi(path, tydi_language, skip_bad_gold)
             )
     if chroma is not None:
-        return load_chroma(chroma, corpus, gold_match)
+        return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
     if testset is not None:
-        exported = load_hf_testset(testset, squad_answers, questions_offset_unit)
+        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold)
         if exported is not None:
             if corpus is not None:
                 raise InputError(
@@ -126,7 +130,7 @@ def _load(
     else:
         assert questions is not None  # checked above
         question_set, question_source = load_questions(
-            questions, loaded_corpus, gold_match, lenient, questions_offset_unit
+            questions, loaded_corpus, gold_match, lenient, questions_offset_unit, skip_bad_gold
         )
     return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
 

@@ -27,8 +27,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
+from chunkscope.io.squad import ANSWER_NOT_AT_START
 from chunkscope.io.testset import testset_rows
 from chunkscope.io.text import is_file, read_text, shorten
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
@@ -36,7 +38,6 @@ from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionS
 HfShape = Literal["squad"]
 """The exports read here; the key of :data:`HF_READERS`."""
 
-SKIP_BAD_GOLD = "--skip-bad-gold"
 _SEP = " [SEP] "
 _HOTPOT_KEYS = ("supporting_facts",)
 _SQUAD_KEYS = ("context", "question", "answers")
@@ -248,14 +249,9 @@ def _gold(path: str, row: _Row, any_answer: bool, offsets: DocumentOffsets, skip
             problem = f"answer text {shorten(text)} is not at offset {given} of the context"
         if problem is not None:
             if skip_bad_gold:
-                return "answer not at answer_start"
-            raise _fail(
-                path,
-                row.line,
-                row.index,
-                f"answers.answer_start[{i}]",
-                f"{problem} ({SKIP_BAD_GOLD} leaves such questions out and counts them)",
-            )
+                return ANSWER_NOT_AT_START
+            name = f"answers.answer_start[{i}]" if row.line is not None else f"[{row.index}].answers.answer_start[{i}]"
+            raise BadGold(path, problem, line=row.line, field=name, reason=ANSWER_NOT_AT_START)
         if start >= cut:
             spans.append(Span(row.document.doc_id, offset + start - cut, offset + start - cut + len(text)))
     if not spans:

@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
-from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold
 from chunkscope.model import Corpus
 
 OffsetUnit = Literal["codepoint", "utf8", "utf16"]
@@ -131,6 +131,9 @@ class DocumentOffsets:
         return converter
 
 
+SPAN_OUTSIDE = "offset outside the document"
+
+
 def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int]) -> Any:
     """A question's ``evidence`` list with every span's ``start``/``end`` converted from ``offsets.unit``.
 
@@ -143,7 +146,8 @@ def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets,
         try:
             return converter.to_codepoint(value)
         except OffsetError as exc:
-            raise InputError(where[0], str(exc), line=where[1], field=name) from None
+            reason = "offset inside a character" if exc.inside else SPAN_OUTSIDE
+            raise BadGold(where[0], str(exc), line=where[1], field=name, reason=reason) from None
 
     return _evidence_converted(items, corpus, offsets, to_codepoint)
 

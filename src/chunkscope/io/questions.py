@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
-from chunkscope.io.gold import jsonl, span_record, trim_span
+from chunkscope.io.gold import BadGold, count_reason, jsonl, span_record, trim_span
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
@@ -34,12 +34,18 @@ SHOWN_OFFSETS = 10
 """Offsets of an ambiguous quote listed in the error (the count of the others follows: ``+3 more``)."""
 
 
-class UnresolvedGold(InputError):
+GOLD_NOT_RESOLVED = "gold not resolved"
+
+
+class UnresolvedGold(BadGold):
     """A reference whose quote is not found, is ambiguous, or disagrees with its offsets."""
 
     def __init__(self, issue: GoldIssue, path: str, line: int, name: str) -> None:
         self.issue = issue
-        super().__init__(path, issue.message, line=line, field=name)
+        super().__init__(path, issue.message, line=line, field=name, reason=GOLD_NOT_RESOLVED)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return UnresolvedGold, (self.issue, self.path, self.line, self.field)
 
 
 def load_questions(
@@ -48,6 +54,7 @@ def load_questions(
     policy: MatchPolicy = DEFAULT_POLICY,
     lenient: bool = False,
     offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
 ) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus.
 
@@ -56,29 +63,38 @@ def load_questions(
     error; with ``lenient`` (``gold check``) it is recorded in ``QuestionSet.issues``
     instead and its question excluded.
     ``offset_unit`` is what the file's ``start``/``end`` count; they are converted to code points first.
+    ``skip_bad_gold``: a question with gold no span can be made of (unresolved as above, an unknown
+    document, a span out of range or empty, an offset inside a character) is excluded and counted per
+    reason instead of refusing the file.
     """
     path = Path(path)
     offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
     if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
-    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient)
+    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient or skip_bad_gold)
     questions: list[Question] = []
-    excluded = 0
+    reasons: dict[str, int] = {}
     for number, record in _question_records(path, text):
         where = (str(path), number)
         resolver.question_id = record["id"]
         items = record["evidence"]
-        if offsets is not None:
-            items = evidence_in_codepoints(items, corpus, offsets, where)
-        evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
+        try:
+            if offsets is not None:
+                items = evidence_in_codepoints(items, corpus, offsets, where)
+            evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
+        except BadGold as bad:
+            if not skip_bad_gold:
+                raise
+            count_reason(reasons, bad.reason)
+            continue
         if all(item.alternatives for item in evidence):
             questions.append(Question(record["id"], record["query"], evidence, tuple(record.get("tags", []))))
         else:
-            excluded += 1
+            count_reason(reasons, GOLD_NOT_RESOLVED)
+    excluded = sum(reasons.values())
     if not questions and not excluded:
         raise InputError(str(path), "the question set is empty: nothing to evaluate")
-    reasons = {"gold not resolved": excluded} if excluded else {}
     question_set = QuestionSet(tuple(questions), excluded, reasons, tuple(resolver.issues))
     return question_set, SourceFile(str(path), digest)
 
@@ -141,6 +157,8 @@ def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]
 
 
 _SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence")
+UNKNOWN_DOCUMENT = "unknown document"
+SPAN_OUT_OF_RANGE = "span out of range or empty"
 
 
 @dataclass(slots=True)
@@ -202,7 +220,7 @@ class _Resolver:
         doc_id = item["doc"]
         document = self.corpus.by_id.get(doc_id) if isinstance(doc_id, str) else None
         if document is None:
-            raise InputError(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc")
+            raise BadGold(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc", reason=UNKNOWN_DOCUMENT)
         if "quote" in item:
             return self._quote(item, document, where, name)
         if "occurrence" in item:
@@ -257,11 +275,12 @@ class _Resolver:
                 field=f"{name}.occurrence",
             )
         if occurrence >= len(hits.places):
-            raise InputError(
+            raise BadGold(
                 path,
                 f"occurrence {occurrence} does not exist: the quote occurs {times(len(hits.places))}",
                 line=line,
                 field=f"{name}.occurrence",
+                reason=GOLD_NOT_RESOLVED,
             )
         return Span(document.id, *hits.places[occurrence]), hits.match
 
@@ -344,7 +363,9 @@ def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int]
     start, end = item["start"], item["end"]
     if not 0 <= start < end <= len(document.text):
         problem = "is empty" if start >= end else f"is out of range (document has {len(document.text)} characters)"
-        raise InputError(path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start")
+        raise BadGold(
+            path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start", reason=SPAN_OUT_OF_RANGE
+        )
     return Span(document.id, start, end)
 
 
