@@ -26,6 +26,7 @@ from chunkscope.io.quotes import inside_word
 from chunkscope.model import Corpus, Document, Question, QuestionSet, Span
 
 FindingKind = Literal[
+    "offset_unit",
     "not_found",
     "ambiguous",
     "mismatch",
@@ -41,6 +42,7 @@ FindingKind = Literal[
 ]
 
 FINDING_KINDS: Mapping[FindingKind, str] = {
+    "offset_unit": "offsets-only spans read clearly better in another unit or with CRLF read as LF",
     "not_found": "quote or context found nowhere",
     "ambiguous": "quote found several times and nothing picks one",
     "mismatch": "offsets hold other text than the quote",
@@ -133,14 +135,16 @@ def check_gold(
     question_set: QuestionSet,
     options: CheckOptions = CheckOptions(),
     progress: CheckProgress | None = None,
+    file_findings: Sequence[Finding] = (),
 ) -> GoldCheck:
     """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace).
 
     Time linear in the questions and the corpus: the corpus-wide counts of the evidence texts come from one
-    scan (:mod:`chunkscope.analysis.occurrences`), not one scan per span.
+    scan (:mod:`chunkscope.analysis.occurrences`), not one scan per span. ``file_findings``: findings about
+    the question file as a whole (``offset_unit``), found by the loader's side.
     """
     questions = question_set.questions
-    found: list[Finding] = [
+    found: list[Finding] = [*file_findings] + [
         Finding(issue.kind, issue.question, issue.message, places=issue.places, where=issue.where)
         for issue in question_set.issues
     ]

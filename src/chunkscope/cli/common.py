@@ -83,6 +83,13 @@ def add_gold_source_options(group: Any) -> None:
         help="RAGAS/DeepEval style test set (JSON, JSONL or CSV: question + reference contexts), with --corpus",
     )
     group.add_argument(
+        "--questions-newlines",
+        choices=("as-is", "lf"),
+        default="as-is",
+        help="what the questions file's offsets count: each document as it is (default), or as read with "
+        "universal newlines, CRLF as LF (Python's text mode, LangChain's TextLoader); lf maps them back exactly",
+    )
+    group.add_argument(
         "--skip-bad-gold",
         action="store_true",
         help="leave out a question whose gold no span can be made of (an answer not at its answer_start, a span "
@@ -274,6 +281,7 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         lenient=lenient,
         trim=trim,
         skip_bad_gold=getattr(args, "skip_bad_gold", False),
+        questions_newlines=getattr(args, "questions_newlines", "as-is"),
     )
     for notice in dataset.notices:
         print(f"chunkscope: {notice}", file=sys.stderr)

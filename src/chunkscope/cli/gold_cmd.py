@@ -14,6 +14,7 @@ from chunkscope.analysis.gold import (
     DEFAULT_REPEATED,
     FINDING_KINDS,
     CheckOptions,
+    Finding,
     GoldCheck,
     check_gold,
 )
@@ -21,7 +22,7 @@ from chunkscope.cli import common, render
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset, sample_paths
 from chunkscope.io.gold import questions_jsonl
-from chunkscope.io.questions import repair_questions
+from chunkscope.io.questions import reading_suspicion, repair_questions
 from chunkscope.model import GoldIssue
 from chunkscope.reports.eval import to_json
 from chunkscope.reports.gold import gold_report, to_markdown
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise ChunkscopeError("--write needs --questions, --chroma or --testset (SQuAD and TyDi gold are offsets)")
     common.check_outputs(args)
     dataset = common.load_from_args(args, lenient=True, trim=False)
-    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate))
+    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate), _file_findings(args, dataset))
     allowed = tuple(args.allow or ())
     left_as_is: tuple[GoldIssue, ...] = ()
     kept = True
@@ -104,10 +105,31 @@ def run(args: argparse.Namespace) -> int:
     return common.EXIT_GATE if check.problems(allowed) else common.EXIT_OK
 
 
-def _checked(dataset: Dataset, options: CheckOptions) -> GoldCheck:
+def _file_findings(args: argparse.Namespace, dataset: Dataset) -> tuple[Finding, ...]:
+    """An ``offset_unit`` finding when the questions file's offsets-only spans read clearly better another way."""
+    questions = _questions_file(args)
+    if questions is None:
+        return ()
+    unit = common.questions_offset_unit(args)
+    suspicion = reading_suspicion(questions, dataset.corpus, unit, args.questions_newlines)
+    if suspicion is None:
+        return ()
+    return (Finding("offset_unit", "", suspicion.message(), where=str(questions)),)
+
+
+def _questions_file(args: argparse.Namespace) -> str | None:
+    """The questions JSONL the check reads (the sample's when no source is given); None for other sources."""
+    if args.questions is not None:
+        return str(args.questions)
+    if args.squad is None and args.tydi is None and args.chroma is None and args.testset is None:
+        return str(sample_paths()[1])
+    return None
+
+
+def _checked(dataset: Dataset, options: CheckOptions, file_findings: tuple[Finding, ...] = ()) -> GoldCheck:
     """The check, with a progress bar on stderr when it is a terminal (as ``eval`` shows)."""
     if not sys.stderr.isatty():
-        return check_gold(dataset.corpus, dataset.questions, options)
+        return check_gold(dataset.corpus, dataset.questions, options, file_findings=file_findings)
     from rich.progress import Progress  # bars only on a terminal
 
     with Progress(console=Console(stderr=True), transient=True) as progress:
@@ -116,7 +138,7 @@ def _checked(dataset: Dataset, options: CheckOptions) -> GoldCheck:
         def follow(stage: str, done: int, total: int) -> None:
             progress.update(task, description=stage, completed=done, total=max(total, 1))
 
-        return check_gold(dataset.corpus, dataset.questions, options, follow)
+        return check_gold(dataset.corpus, dataset.questions, options, follow, file_findings)
 
 
 def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...], bool]:
@@ -126,7 +148,8 @@ def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[Go
     if questions is None and args.chroma is None and args.testset is None:
         questions = sample_paths()[1]
     if questions is not None:
-        fixed, left = repair_questions(questions, dataset.corpus, args.gold_match, common.questions_offset_unit(args))
+        unit = common.questions_offset_unit(args)
+        fixed, left = repair_questions(questions, dataset.corpus, args.gold_match, unit, args.questions_newlines)
         return fixed, left, True
     return questions_jsonl(dataset.questions.questions, dataset.corpus), dataset.questions.issues, False
 

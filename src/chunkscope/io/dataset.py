@@ -8,10 +8,11 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
-from chunkscope.io.gold import trim_question_set
+from chunkscope.io.gold import BadGold, trim_question_set
+from chunkscope.io.gold_units import Newlines
 from chunkscope.io.hf_rows import load_hf_testset
 from chunkscope.io.offsets import OffsetUnit
-from chunkscope.io.questions import load_questions
+from chunkscope.io.questions import load_questions, reading_suspicion
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
@@ -37,6 +38,7 @@ def load_dataset(
     trim: bool = True,
     questions_offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
+    questions_newlines: Newlines = "as-is",
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
@@ -48,6 +50,9 @@ def load_dataset(
     whitespace, the span a chunk must contain. ``questions_offset_unit`` is what the evidence
     offsets (or SQuAD ``answer_start``) count. ``skip_bad_gold``: a question whose gold no span can be
     made of is excluded and counted (``QuestionSet.excluded_reasons``) instead of refusing its file.
+    ``questions_newlines="lf"``: the questions file's offsets count the documents read with universal
+    newlines. When another reading of the file's offsets-only spans is clearly better (another unit, or
+    the other line endings), the dataset carries a warning naming what to pass.
     """
     given = {
         name: value
@@ -77,6 +82,7 @@ def load_dataset(
         lenient,
         questions_offset_unit,
         skip_bad_gold,
+        questions_newlines,
     )
     if not trim:
         return dataset
@@ -96,6 +102,7 @@ def _load(
     lenient: bool,
     questions_offset_unit: OffsetUnit,
     skip_bad_gold: bool = False,
+    questions_newlines: Newlines = "as-is",
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
         if path is not None:
@@ -125,14 +132,25 @@ def _load(
         missing = "--corpus" if corpus is None else "--questions"
         raise InputError(str(corpus or questions or testset), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
+    notices: tuple[str, ...] = ()
     if testset is not None:
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above
-        question_set, question_source = load_questions(
-            questions, loaded_corpus, gold_match, lenient, questions_offset_unit, skip_bad_gold
-        )
-    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
+        suspicion = reading_suspicion(questions, loaded_corpus, questions_offset_unit, questions_newlines)
+        try:
+            question_set, question_source = load_questions(
+                questions, loaded_corpus, gold_match, lenient, questions_offset_unit, skip_bad_gold, questions_newlines
+            )
+        except BadGold as bad:
+            if suspicion is None:
+                raise
+            raise InputError(
+                bad.path, f"{bad.message}; {suspicion.message()}", line=bad.line, field=bad.field
+            ) from None
+        if suspicion is not None:
+            notices = ("warning: " + suspicion.message(),)
+    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name, notices)
 
 
 def sample_paths() -> tuple[Path, Path]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.gold import BadGold, count_reason, jsonl, span_record, trim_span
+from chunkscope.io.gold_units import Newlines, Reading, Suspicion, suspect_reading
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
@@ -55,6 +56,7 @@ def load_questions(
     lenient: bool = False,
     offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
+    newlines: Newlines = "as-is",
 ) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus.
 
@@ -65,10 +67,11 @@ def load_questions(
     ``offset_unit`` is what the file's ``start``/``end`` count; they are converted to code points first.
     ``skip_bad_gold``: a question with gold no span can be made of (unresolved as above, an unknown
     document, a span out of range or empty, an offset inside a character) is excluded and counted per
-    reason instead of refusing the file.
+    reason instead of refusing the file. ``newlines="lf"``: the offsets count each document read with
+    universal newlines (CRLF as LF) and are mapped back to its own text exactly.
     """
     path = Path(path)
-    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
+    offsets = _document_offsets(offset_unit, newlines)
     if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
@@ -100,7 +103,11 @@ def load_questions(
 
 
 def repair_questions(
-    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY, offset_unit: OffsetUnit = "codepoint"
+    path: str | Path,
+    corpus: Corpus,
+    policy: MatchPolicy = DEFAULT_POLICY,
+    offset_unit: OffsetUnit = "codepoint",
+    newlines: Newlines = "as-is",
 ) -> tuple[str, tuple[GoldIssue, ...]]:
     """The questions file with every resolvable quote given by offsets, and the references left as they were.
 
@@ -108,10 +115,10 @@ def repair_questions(
     document's exact text as its quote (an approximate match is so resolved to
     offsets); spans lose their edge whitespace; ambiguous or unfound references are
     kept unchanged and returned. Every other key of a record is kept. ``offset_unit``: what the
-    file's offsets count; the repaired file's offsets count the same.
+    file's offsets count; the repaired file's offsets count the same (``newlines`` too).
     """
     path = Path(path)
-    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
+    offsets = _document_offsets(offset_unit, newlines)
     text, _ = read_text(path)
     resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient=True)
     records = []
@@ -126,6 +133,40 @@ def repair_questions(
             evidence = evidence_in_unit(evidence, corpus, offsets)
         records.append({**record, "evidence": evidence})
     return jsonl(records), tuple(resolver.issues)
+
+
+def _document_offsets(unit: OffsetUnit, newlines: Newlines) -> DocumentOffsets | None:
+    """The converter of the file's offsets to code points of each document; None when they are code points."""
+    return None if unit == "codepoint" and newlines == "as-is" else DocumentOffsets(unit, lf=newlines == "lf")
+
+
+def reading_suspicion(
+    path: str | Path, corpus: Corpus, offset_unit: OffsetUnit = "codepoint", newlines: Newlines = "as-is"
+) -> Suspicion | None:
+    """Another reading of the file's offsets-only spans clearly better than the one given (see
+    :mod:`chunkscope.io.gold_units`), or None."""
+    path = Path(path)
+    text, _ = read_text(path)
+    spans: list[tuple[Document, int, int]] = []
+    for _, record in _question_records(path, text):
+        spans.extend(_offsets_only(record["evidence"], corpus))
+    return suspect_reading(str(path), spans, Reading(offset_unit, newlines))
+
+
+def _offsets_only(items: Any, corpus: Corpus) -> Iterator[tuple[Document, int, int]]:
+    """Every well-formed span of ``items`` given by offsets alone, as written (a quote would check it)."""
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("any"), list):
+            yield from _offsets_only(item["any"], corpus)
+            continue
+        document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
+        start, end = item.get("start"), item.get("end")
+        if document is None or "quote" in item or isinstance(start, bool) or isinstance(end, bool):
+            continue
+        if isinstance(start, int) and isinstance(end, int):
+            yield document, start, end
 
 
 def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:

@@ -1,0 +1,134 @@
+"""Offsets-only gold in the wrong unit or counted on LF-normalised text: said in one line, with what to pass.
+
+Fixtures (tests/fixtures/units): each corpus document with the gold files pointing into it, the offsets
+computed by hand in the unit the name says (UTF-16 code units as JavaScript counts them; code points of
+the text with CRLF read as LF, as Python's text mode reads it). Before this change each of them loaded
+without a word, every span shifted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chunkscope.cli import main
+from chunkscope.io.dataset import load_dataset
+from chunkscope.io.gold_units import Reading, clean_edge
+from chunkscope.io.questions import reading_suspicion
+
+UNITS = Path(__file__).resolve().parents[1] / "fixtures" / "units"
+CORPUS = UNITS / "corpus"
+
+
+def gold_texts(path: Path, **options: object) -> list[str]:
+    dataset = load_dataset(CORPUS, path, **options)  # type: ignore[arg-type]
+    return [
+        dataset.corpus.by_id[span.doc].text[span.start : span.end]
+        for question in dataset.questions.questions
+        for span in question.gold_spans
+    ]
+
+
+def test_utf16_offsets_over_emoji_are_named_with_the_option_to_pass() -> None:
+    dataset = load_dataset(CORPUS, UNITS / "launch-utf16.jsonl")
+    assert len(dataset.notices) == 1
+    notice = dataset.notices[0]
+    assert notice.startswith(
+        f"warning: {UNITS / 'launch-utf16.jsonl'}: 3 offsets-only gold spans read better as UTF-16"
+    )
+    assert notice.endswith("pass --questions-offset-unit utf16")
+    # what the option then reads: the intended texts
+    assert gold_texts(UNITS / "launch-utf16.jsonl", questions_offset_unit="utf16") == [
+        "opens at nine",
+        "Coffee is free",
+        "behind the building",
+    ]
+    assert load_dataset(CORPUS, UNITS / "launch-utf16.jsonl", questions_offset_unit="utf16").notices == ()
+
+
+def test_a_japanese_span_shifted_by_an_astral_character() -> None:
+    suspicion = reading_suspicion(
+        UNITS / "yoshinoya-utf16.jsonl", load_dataset(CORPUS, UNITS / "launch-codepoint.jsonl").corpus
+    )
+    assert suspicion is not None
+    assert suspicion.better == Reading("utf16") and suspicion.affected == 3
+    # read as code points: '899年', '京都中央区に', '丼で'; as UTF-16: the answers, every edge at a script change
+    assert (suspicion.given_clean, suspicion.better_clean) == (1, 6)
+
+
+def test_japanese_spans_counted_on_lf_text_over_a_crlf_document() -> None:
+    dataset = load_dataset(CORPUS, UNITS / "tokyo-lf.jsonl")
+    assert len(dataset.notices) == 1
+    assert (
+        "line endings differ: 3 offsets-only gold spans read better as code points on the text with CRLF "
+        in (dataset.notices[0])
+    )
+    assert dataset.notices[0].endswith("pass --questions-newlines lf")
+    assert gold_texts(UNITS / "tokyo-lf.jsonl", questions_newlines="lf") == ["約1400万人", "富士山", "東京タワー"]
+
+
+def test_lf_offsets_over_a_crlf_english_document() -> None:
+    dataset = load_dataset(CORPUS, UNITS / "refunds-lf.jsonl")
+    assert len(dataset.notices) == 1 and "line endings differ" in dataset.notices[0]
+    assert gold_texts(UNITS / "refunds-lf.jsonl", questions_newlines="lf") == [
+        "30 days",
+        "final sale",
+        "90 day warranty",
+    ]
+
+
+@pytest.mark.parametrize("name", ["launch-codepoint.jsonl", "tokyo-codepoint.jsonl", "refunds-codepoint.jsonl"])
+def test_right_offsets_raise_no_warning(name: str) -> None:
+    assert load_dataset(CORPUS, UNITS / name).notices == ()
+
+
+def test_the_eval_command_prints_the_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["eval", "--corpus", str(CORPUS), "--questions", str(UNITS / "refunds-lf.jsonl")]
+    assert main([*args, "--json", str(tmp_path / "r.json")]) == 0
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "line endings differ" in line]
+    assert len(warnings) == 1 and warnings[0].startswith("chunkscope: warning: ")
+
+
+def test_gold_check_flags_it_as_an_issue_kind(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "gold.json"
+    code = main(
+        ["gold", "check", "--corpus", str(CORPUS), "--questions", str(UNITS / "tokyo-lf.jsonl"), "--json", str(report)]
+    )
+    capsys.readouterr()
+    assert code == 1
+    findings = json.loads(report.read_text(encoding="utf-8"))["findings"]
+    assert [f["kind"] for f in findings if f["kind"] == "offset_unit"] == ["offset_unit"]
+    clean = tmp_path / "clean.json"
+    args = ["gold", "check", "--corpus", str(CORPUS), "--questions", str(UNITS / "tokyo-lf.jsonl")]
+    main([*args, "--questions-newlines", "lf", "--json", str(clean)])
+    capsys.readouterr()
+    assert json.loads(clean.read_text(encoding="utf-8"))["counts"]["offset_unit"] == 0
+
+
+def test_a_refusal_in_the_given_reading_names_the_better_one(tmp_path: Path) -> None:
+    text = "😀" * 10 + " tail"  # UTF-16 offsets of 'tail' (21..25) lie past the 15 code points
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "e.md").write_text(text, encoding="utf-8")
+    questions = tmp_path / "q.jsonl"
+    rows = [{"id": f"q{i}", "query": "tail?", "evidence": [{"doc": "e.md", "start": 21, "end": 25}]} for i in range(2)]
+    questions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(Exception, match=r"out of range.*pass --questions-offset-unit utf16"):
+        load_dataset(corpus, questions)
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "clean"),
+    [
+        ("the cat", 4, True),
+        ("the cat", 5, False),
+        ("人口は約1400万人で", 3, True),  # は|約: hiragana to kanji
+        ("人口は約1400万人で", 9, False),  # 万|人: inside a kanji run
+        ("a\r\nb", 2, False),  # between CR and LF
+        ("東京タワーです", 5, True),  # ー|で: katakana to hiragana
+    ],
+)
+def test_clean_edges(text: str, position: int, clean: bool) -> None:
+    assert clean_edge(text, position) is clean
