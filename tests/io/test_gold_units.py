@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from chunkscope.cli import main
+from chunkscope.errors import InputError
 from chunkscope.io.dataset import load_dataset
 from chunkscope.io.gold_units import Reading, clean_edge
 from chunkscope.io.questions import reading_suspicion
+from chunkscope.io.quotes import MatchPolicy
 
 UNITS = Path(__file__).resolve().parents[1] / "fixtures" / "units"
 CORPUS = UNITS / "corpus"
@@ -115,7 +117,7 @@ def test_a_refusal_in_the_given_reading_names_the_better_one(tmp_path: Path) -> 
     questions = tmp_path / "q.jsonl"
     rows = [{"id": f"q{i}", "query": "tail?", "evidence": [{"doc": "e.md", "start": 21, "end": 25}]} for i in range(2)]
     questions.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    with pytest.raises(Exception, match=r"out of range.*pass --questions-offset-unit utf16"):
+    with pytest.raises(InputError, match=r"out of range.*pass --questions-offset-unit utf16"):
         load_dataset(corpus, questions)
 
 
@@ -132,3 +134,31 @@ def test_a_refusal_in_the_given_reading_names_the_better_one(tmp_path: Path) -> 
 )
 def test_clean_edges(text: str, position: int, clean: bool) -> None:
     assert clean_edge(text, position) is clean
+
+
+def crlf_inputs(tmp_path: Path, evidence: dict[str, object]) -> tuple[Path, Path]:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "r.md").write_bytes(b"Returns\r\nItems may be returned\r\nwithin 30 days.\r\n")
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"id": "q", "query": "How long?", "evidence": [evidence]}) + "\n", encoding="utf-8")
+    return corpus, questions
+
+
+def test_a_quote_with_lf_over_a_crlf_document_says_line_endings_differ(tmp_path: Path) -> None:
+    corpus, questions = crlf_inputs(tmp_path, {"doc": "r.md", "quote": "returned\nwithin 30 days"})
+    with pytest.raises(InputError, match=r"found 0 times.*line endings differ: the quote matches the document read"):
+        load_dataset(corpus, questions, gold_match=MatchPolicy("exact"))
+    # the default ladder finds it by its normalised form, mapped back to the CRLF text
+    dataset = load_dataset(corpus, questions)
+    span = dataset.questions.questions[0].gold_spans[0]
+    assert dataset.corpus.by_id["r.md"].text[span.start : span.end] == "returned\r\nwithin 30 days"
+
+
+def test_quote_offsets_counted_on_lf_text_say_line_endings_differ(tmp_path: Path) -> None:
+    # "30 days" is at 39..46 in the CRLF text (9 + 23 + 7), at 37..44 once each CRLF is one LF
+    corpus, questions = crlf_inputs(tmp_path, {"doc": "r.md", "quote": "30 days", "start": 37, "end": 44})
+    with pytest.raises(InputError, match=r"does not match the quote.*pass --questions-newlines lf"):
+        load_dataset(corpus, questions)
+    dataset = load_dataset(corpus, questions, questions_newlines="lf")
+    assert dataset.questions.questions[0].gold_spans[0].start == 39

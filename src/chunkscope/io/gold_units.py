@@ -180,3 +180,23 @@ def _character_class(character: str) -> str:
         if name.startswith(script):
             return script
     return "letter"
+
+
+def quote_line_endings(text: str, quote: str) -> str:
+    """A note for a quote not found as it is: when it is found in the text with CRLF read as LF, say so."""
+    if "\r" not in text or newline_view(text).text.find(quote) == -1:
+        return ""
+    return (
+        "; line endings differ: the quote matches the document read with CRLF as LF "
+        "(--gold-match normalized reads every line break alike)"
+    )
+
+
+def offsets_line_endings(text: str, quote: str, start: int, end: int) -> str:
+    """A note for a quote not at its code-point offsets: when they hold it counted on the CRLF-as-LF view, say so."""
+    if "\r" not in text:
+        return ""
+    view = newline_view(text)
+    if not 0 <= start < end <= len(view.text) or text[view.to_original(start) : view.to_original(end)] != quote:
+        return ""
+    return "; line endings differ: the offsets count the document read with CRLF as LF: pass --questions-newlines lf"

@@ -10,7 +10,14 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.gold import BadGold, count_reason, jsonl, span_record, trim_span
-from chunkscope.io.gold_units import Newlines, Reading, Suspicion, suspect_reading
+from chunkscope.io.gold_units import (
+    Newlines,
+    Reading,
+    Suspicion,
+    offsets_line_endings,
+    quote_line_endings,
+    suspect_reading,
+)
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
@@ -291,7 +298,7 @@ class _Resolver:
                 where,
                 f"{name}.quote",
                 f"quote {shorten(quote)} found 0 times in '{document.id}' (--gold-match {self.finder.policy.label}"
-                f"{'' if level == 'fuzzy' else '; try --gold-match fuzzy'})",
+                f"{'' if level == 'fuzzy' else '; try --gold-match fuzzy'}){quote_line_endings(document.text, quote)}",
             )
         starts = [start for start, _ in hits.places]
         if occurrence is None:
@@ -344,7 +351,8 @@ class _Resolver:
             hits.places,
             where,
             f"{name}.start",
-            f"[{given.start}, {given.end}) does not match the quote, {elsewhere}",
+            f"[{given.start}, {given.end}) does not match the quote, {elsewhere}"
+            + offsets_line_endings(document.text, quote, given.start, given.end),
         )
 
     def _unresolved(
