@@ -114,7 +114,7 @@ def _file_findings(args: argparse.Namespace, dataset: Dataset) -> tuple[Finding,
     suspicion = reading_suspicion(questions, dataset.corpus, unit, args.questions_newlines)
     if suspicion is None:
         return ()
-    return (Finding("offset_unit", "", suspicion.message(), where=str(questions)),)
+    return (Finding("offset_unit", "", suspicion.message()),)  # the message names the file
 
 
 def _questions_file(args: argparse.Namespace) -> str | None:
@@ -176,7 +176,9 @@ def _print(
         if not counts[kind]:
             continue
         shown = [f for f in check.findings if f.kind == kind][:SHOWN_PER_KIND]
-        examples = "\n".join(f"{f.question}: {f.where + ': ' if f.where else ''}{f.detail}" for f in shown)
+        examples = "\n".join(
+            (f"{f.question}: " if f.question else "") + (f"{f.where}: " if f.where else "") + f.detail for f in shown
+        )
         name = f"{kind} (allowed)" if kind in allowed else kind
         table.add_row(name, str(counts[kind]), examples)
     if check.findings:
