@@ -153,6 +153,8 @@ def reading_suspicion(
     """Another reading of the file's offsets-only spans clearly better than the one given (see
     :mod:`chunkscope.io.gold_units`), or None."""
     path = Path(path)
+    if not exists(path):
+        return None  # the loader names the missing file
     text, _ = read_text(path)
     spans: list[tuple[Document, int, int]] = []
     for _, record in _question_records(path, text):
