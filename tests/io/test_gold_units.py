@@ -162,3 +162,21 @@ def test_quote_offsets_counted_on_lf_text_say_line_endings_differ(tmp_path: Path
         load_dataset(corpus, questions)
     dataset = load_dataset(corpus, questions, questions_newlines="lf")
     assert dataset.questions.questions[0].gold_spans[0].start == 39
+
+
+def test_gold_check_write_keeps_offsets_counted_on_the_lf_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixed = tmp_path / "fixed.jsonl"
+    source = UNITS / "tokyo-lf.jsonl"
+    args = ["gold", "check", "--corpus", str(CORPUS), "--questions", str(source), "--questions-newlines", "lf"]
+    main([*args, "--write", str(fixed)])
+    capsys.readouterr()
+    spans = [
+        (item["start"], item["end"])
+        for path in (source, fixed)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        for item in json.loads(line)["evidence"]
+    ]
+    assert spans[:3] == spans[3:] == [(15, 22), (35, 38), (58, 63)]  # the view's offsets, as the input gave them
+    assert gold_texts(fixed, questions_newlines="lf") == ["約1400万人", "富士山", "東京タワー"]
