@@ -17,7 +17,6 @@ from chunkscope.cli import main
 from chunkscope.errors import InputError
 from chunkscope.io.dataset import load_dataset
 from chunkscope.io.gold_units import Reading, clean_edge
-from chunkscope.io.questions import reading_suspicion
 from chunkscope.io.quotes import MatchPolicy
 
 UNITS = Path(__file__).resolve().parents[1] / "fixtures" / "units"
@@ -51,10 +50,10 @@ def test_utf16_offsets_over_emoji_are_named_with_the_option_to_pass() -> None:
 
 
 def test_a_japanese_span_shifted_by_an_astral_character() -> None:
-    suspicion = reading_suspicion(
-        UNITS / "yoshinoya-utf16.jsonl", load_dataset(CORPUS, UNITS / "launch-codepoint.jsonl").corpus
-    )
-    assert suspicion is not None
+    dataset = load_dataset(CORPUS, UNITS / "yoshinoya-utf16.jsonl")
+    assert len(dataset.suspicions) == 1
+    suspicion = dataset.suspicions[0]
+    assert dataset.notices == ("warning: " + suspicion.message(),)
     assert suspicion.better == Reading("utf16") and suspicion.affected == 3
     # read as code points: '899年', '京都中央区に', '丼で'; as UTF-16: the answers, every edge at a script change
     assert (suspicion.given_clean, suspicion.better_clean) == (1, 6)

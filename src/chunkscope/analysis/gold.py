@@ -358,13 +358,14 @@ def similar_pairs(sets: Sequence[tuple[str, frozenset[str]]], threshold: float) 
     are keyed by each token too. Pairs are listed by the later set, then the earlier, in input order.
     """
     frequency = Counter(token for _, tokens in sets for token in tokens)
+    rank = {token: i for i, token in enumerate(sorted(frequency, key=lambda t: (frequency[t], t)))}  # rarest first
     index: dict[int, list[int]] = {}
     pairs = []
     for i, (_, tokens) in enumerate(sets):
         size = len(tokens)
         if not size:
             continue
-        ordered = sorted(tokens, key=lambda t: (frequency[t], t))
+        ordered = sorted(tokens, key=rank.__getitem__)
         length = min(size, size - math.ceil(threshold * size - _SLACK) + 2)
         keys = {hash(pair) for pair in itertools.combinations(ordered[:length], 2)}
         if size * threshold <= 1 + _SLACK:

@@ -22,7 +22,7 @@ from chunkscope.cli import common, render
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset, sample_paths
 from chunkscope.io.gold import questions_jsonl
-from chunkscope.io.questions import reading_suspicion, repair_questions
+from chunkscope.io.questions import repair_questions
 from chunkscope.model import GoldIssue
 from chunkscope.reports.eval import to_json
 from chunkscope.reports.gold import gold_report, to_markdown
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise ChunkscopeError("--write needs --questions, --chroma or --testset (SQuAD and TyDi gold are offsets)")
     common.check_outputs(args)
     dataset = common.load_from_args(args, lenient=True, trim=False)
-    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate), _file_findings(args, dataset))
+    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate), _file_findings(dataset))
     allowed = tuple(args.allow or ())
     left_as_is: tuple[GoldIssue, ...] = ()
     kept = True
@@ -105,25 +105,9 @@ def run(args: argparse.Namespace) -> int:
     return common.EXIT_GATE if check.problems(allowed) else common.EXIT_OK
 
 
-def _file_findings(args: argparse.Namespace, dataset: Dataset) -> tuple[Finding, ...]:
-    """An ``offset_unit`` finding when the questions file's offsets-only spans read clearly better another way."""
-    questions = _questions_file(args)
-    if questions is None:
-        return ()
-    unit = common.questions_offset_unit(args)
-    suspicion = reading_suspicion(questions, dataset.corpus, unit, args.questions_newlines)
-    if suspicion is None:
-        return ()
-    return (Finding("offset_unit", "", suspicion.message()),)  # the message names the file
-
-
-def _questions_file(args: argparse.Namespace) -> str | None:
-    """The questions JSONL the check reads (the sample's when no source is given); None for other sources."""
-    if args.questions is not None:
-        return str(args.questions)
-    if args.squad is None and args.tydi is None and args.chroma is None and args.testset is None:
-        return str(sample_paths()[1])
-    return None
+def _file_findings(dataset: Dataset) -> tuple[Finding, ...]:
+    """An ``offset_unit`` finding for each questions file whose offsets-only spans read clearly better another way."""
+    return tuple(Finding("offset_unit", "", suspicion.message()) for suspicion in dataset.suspicions)
 
 
 def _checked(dataset: Dataset, options: CheckOptions, file_findings: tuple[Finding, ...] = ()) -> GoldCheck:

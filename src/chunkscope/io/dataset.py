@@ -8,11 +8,11 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
-from chunkscope.io.gold import BadGold, trim_question_set
-from chunkscope.io.gold_units import Newlines
+from chunkscope.io.gold import trim_question_set
+from chunkscope.io.gold_units import Newlines, Suspicion
 from chunkscope.io.hf_rows import load_hf_testset
 from chunkscope.io.offsets import OffsetUnit
-from chunkscope.io.questions import load_questions, reading_suspicion
+from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
 from chunkscope.io.squad import load_squad
@@ -133,24 +133,26 @@ def _load(
         raise InputError(str(corpus or questions or testset), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
     notices: tuple[str, ...] = ()
+    suspicions: tuple[Suspicion, ...] = ()
     if testset is not None:
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above
-        suspicion = reading_suspicion(questions, loaded_corpus, questions_offset_unit, questions_newlines)
-        try:
-            question_set, question_source = load_questions(
-                questions, loaded_corpus, gold_match, lenient, questions_offset_unit, skip_bad_gold, questions_newlines
-            )
-        except BadGold as bad:
-            if suspicion is None:
-                raise
-            raise InputError(
-                bad.path, f"{bad.message}; {suspicion.message()}", line=bad.line, field=bad.field
-            ) from None
-        if suspicion is not None:
-            notices = ("warning: " + suspicion.message(),)
-    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name, notices)
+        found: list[Suspicion] = []
+        question_set, question_source = load_questions(
+            questions,
+            loaded_corpus,
+            gold_match,
+            lenient,
+            questions_offset_unit,
+            skip_bad_gold,
+            questions_newlines,
+            reading=found,
+        )
+        suspicions = tuple(found)
+        notices = tuple("warning: " + suspicion.message() for suspicion in found)
+    sources = (corpus_source, question_source)
+    return Dataset(loaded_corpus, question_set, sources, name or Path(corpus).name, notices, suspicions)
 
 
 def sample_paths() -> tuple[Path, Path]:

@@ -64,6 +64,7 @@ def load_questions(
     offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
     newlines: Newlines = "as-is",
+    reading: list[Suspicion] | None = None,
 ) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus.
 
@@ -76,16 +77,42 @@ def load_questions(
     document, a span out of range or empty, an offset inside a character) is excluded and counted per
     reason instead of refusing the file. ``newlines="lf"``: the offsets count each document read with
     universal newlines (CRLF as LF) and are mapped back to its own text exactly.
+    ``reading``: when given, another reading of the file's offsets-only spans clearly better than the
+    given one is appended to it (:mod:`chunkscope.io.gold_units`); a refusal then names it too.
     """
     path = Path(path)
-    offsets = _document_offsets(offset_unit, newlines)
     if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
+    records = _question_records(path, text)
+    suspicion = _suspicion(path, records, corpus, Reading(offset_unit, newlines)) if reading is not None else None
+    if reading is not None and suspicion is not None:
+        reading.append(suspicion)
+    try:
+        return _loaded(
+            path, digest, records, corpus, policy, lenient, _document_offsets(offset_unit, newlines), skip_bad_gold
+        )
+    except BadGold as bad:
+        if suspicion is None:
+            raise
+        raise InputError(bad.path, f"{bad.message}; {suspicion.message()}", line=bad.line, field=bad.field) from None
+
+
+def _loaded(
+    path: Path,
+    digest: str,
+    records: list[tuple[int, dict[str, Any]]],
+    corpus: Corpus,
+    policy: MatchPolicy,
+    lenient: bool,
+    offsets: DocumentOffsets | None,
+    skip_bad_gold: bool,
+) -> tuple[QuestionSet, SourceFile]:
+    """The question set of ``records`` resolved against the corpus (see :func:`load_questions`)."""
     resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient or skip_bad_gold)
     questions: list[Question] = []
     reasons: dict[str, int] = {}
-    for number, record in _question_records(path, text):
+    for number, record in records:
         where = (str(path), number)
         resolver.question_id = record["id"]
         items = record["evidence"]
@@ -147,19 +174,12 @@ def _document_offsets(unit: OffsetUnit, newlines: Newlines) -> DocumentOffsets |
     return None if unit == "codepoint" and newlines == "as-is" else DocumentOffsets(unit, lf=newlines == "lf")
 
 
-def reading_suspicion(
-    path: str | Path, corpus: Corpus, offset_unit: OffsetUnit = "codepoint", newlines: Newlines = "as-is"
+def _suspicion(
+    path: Path, records: list[tuple[int, dict[str, Any]]], corpus: Corpus, given: Reading
 ) -> Suspicion | None:
-    """Another reading of the file's offsets-only spans clearly better than the one given (see
-    :mod:`chunkscope.io.gold_units`), or None."""
-    path = Path(path)
-    if not exists(path):
-        return None  # the loader names the missing file
-    text, _ = read_text(path)
-    spans: list[tuple[Document, int, int]] = []
-    for _, record in _question_records(path, text):
-        spans.extend(_offsets_only(record["evidence"], corpus))
-    return suspect_reading(str(path), spans, Reading(offset_unit, newlines))
+    """Another reading of the records' offsets-only spans clearly better than ``given``, or None."""
+    spans = [span for _, record in records for span in _offsets_only(record["evidence"], corpus)]
+    return suspect_reading(str(path), spans, given)
 
 
 def _offsets_only(items: Any, corpus: Corpus) -> Iterator[tuple[Document, int, int]]:
