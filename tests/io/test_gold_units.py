@@ -15,7 +15,7 @@ import pytest
 
 from chunkscope.cli import main
 from chunkscope.errors import InputError
-from chunkscope.io.dataset import load_dataset
+from chunkscope.io.dataset import Dataset, load_dataset
 from chunkscope.io.gold_units import Reading, clean_edge
 from chunkscope.io.quotes import MatchPolicy
 
@@ -179,3 +179,52 @@ def test_gold_check_write_keeps_offsets_counted_on_the_lf_view(
     ]
     assert spans[:3] == spans[3:] == [(15, 22), (35, 38), (58, 63)]  # the view's offsets, as the input gave them
     assert gold_texts(fixed, questions_newlines="lf") == ["約1400万人", "富士山", "東京タワー"]
+
+
+def write_jsquad_variant(tmp_path: Path, jsquad: Dataset, after: str, unit: str) -> tuple[Path, Path, Path]:
+    """JSQuAD's documents with ``after`` added after every 。, and its gold given by offsets alone three ways:
+    right (code points of the new text), counted in UTF-16, counted with CRLF read as LF."""
+    texts = {doc.id: doc.text.replace("。", "。" + after) for doc in jsquad.corpus.documents}
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps({"id": k, "text": v}) + "\n" for k, v in texts.items()), encoding="utf-8")
+    files = []
+    for name in ("right", "other"):
+        rows = []
+        for question in jsquad.questions.questions:
+            span = question.gold_spans[0]
+            old = jsquad.corpus.by_id[span.doc].text
+            start, end = (i + len(after) * old[:i].count("。") for i in (span.start, span.end))
+            text = texts[span.doc]
+            if name == "other" and unit == "utf16":
+                start, end = (len(text[:i].encode("utf-16-le")) // 2 for i in (start, end))
+            elif name == "other":
+                start, end = (i - text[:i].count("\r\n") for i in (start, end))
+            rows.append(
+                {
+                    "id": question.id,
+                    "query": question.query,
+                    "evidence": [{"doc": span.doc, "start": start, "end": end}],
+                }
+            )
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+        files.append(path)
+    return corpus, files[0], files[1]
+
+
+@pytest.mark.parametrize(("after", "unit"), [("\r\n", "lf"), ("😀", "utf16")])
+def test_jsquad_right_offsets_pass_and_shifted_ones_are_named(
+    tmp_path: Path, jsquad: Dataset, after: str, unit: str
+) -> None:
+    corpus, right, other = write_jsquad_variant(tmp_path, jsquad, after, unit)
+    assert load_dataset(corpus, right).notices == ()  # no false alarm over 3,900 Japanese spans
+    option = {"questions_newlines": "lf"} if unit == "lf" else {"questions_offset_unit": "utf16"}
+    assert load_dataset(corpus, other, **option).notices == ()  # type: ignore[arg-type]
+    if unit == "lf":
+        (notice,) = load_dataset(corpus, other).notices
+        assert "line endings differ: 3900 offsets-only gold spans" in notice and notice.endswith(
+            "--questions-newlines lf"
+        )
+    else:  # UTF-16 offsets run past the end of a document read as code points: the refusal names the reading
+        with pytest.raises(InputError, match=r"3900 offsets-only gold spans read better as UTF-16 .*utf16$"):
+            load_dataset(corpus, other)
