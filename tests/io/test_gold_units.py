@@ -228,3 +228,14 @@ def test_jsquad_right_offsets_pass_and_shifted_ones_are_named(
     else:  # UTF-16 offsets run past the end of a document read as code points: the refusal names the reading
         with pytest.raises(InputError, match=r"3900 offsets-only gold spans read better as UTF-16 .*utf16$"):
             load_dataset(corpus, other)
+
+
+def test_a_test_set_context_with_lf_over_a_crlf_document(tmp_path: Path) -> None:
+    corpus, _ = crlf_inputs(tmp_path, {"doc": "r.md", "quote": "x"})
+    testset = tmp_path / "set.jsonl"
+    row = {"question": "How long?", "reference_contexts": ["Items may be returned\nwithin 30 days."]}
+    testset.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    (issue,) = load_dataset(corpus, testset=testset, gold_match=MatchPolicy("exact")).questions.issues
+    assert "not found in the corpus" in issue.message and "line endings differ" in issue.message
+    # the default ladder reads the line break alike and finds it
+    assert load_dataset(corpus, testset=testset).questions.excluded == 0

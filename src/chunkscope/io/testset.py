@@ -19,6 +19,7 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import csv_rows
 from chunkscope.io.gold import locate_in_corpus
+from chunkscope.io.gold_units import quote_line_endings
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, strip_hop_marker
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import is_file, jsonl_records, parse_json, read_text, reject_bom, shorten
@@ -113,13 +114,20 @@ def _question(
                     None,
                     context,
                     (),
-                    f"context {shorten(context)} not found in the corpus (--gold-match {finder.policy.label})",
+                    f"context {shorten(context)} not found in the corpus (--gold-match {finder.policy.label})"
+                    + _line_endings(corpus, context),
                 )
             )
         matches = (hits.match,) * len(hits.places) if hits.match is not None and hits.match.approximate else ()
         evidence.append(EvidenceItem(hits.places, matches))
     tags = tuple(str(row[name]) for name in TAG_FIELDS if isinstance(row.get(name), str) and row[name].strip())
     return Question(question_id, query, tuple(evidence), tags)
+
+
+def _line_endings(corpus: Corpus, context: str) -> str:
+    """The note that line endings differ, when the context is in a CRLF document read with CRLF as LF."""
+    notes = (quote_line_endings(document.text, context) for document in corpus.documents if "\r" in document.text)
+    return next((note for note in notes if note), "")
 
 
 def _contexts(row: dict[str, Any], where: _Where) -> tuple[str, list[str]]:
