@@ -82,6 +82,20 @@ def add_gold_source_options(group: Any) -> None:
         help="RAGAS/DeepEval style test set (JSON, JSONL or CSV: question + reference contexts), with --corpus",
     )
     group.add_argument(
+        "--questions-newlines",
+        choices=("as-is", "lf"),
+        default="as-is",
+        help="what the questions file's offsets count: each document as it is (default), or as read with "
+        "universal newlines, CRLF as LF (Python's text mode, LangChain's TextLoader); lf maps them back exactly",
+    )
+    group.add_argument(
+        "--skip-bad-gold",
+        action="store_true",
+        help="leave out a question whose gold no span can be made of (an answer not at its answer_start, a span "
+        "out of range or inside a character, an unknown document, a quote not found or ambiguous) and count it "
+        "in the report's excluded_reasons, instead of refusing the whole file",
+    )
+    group.add_argument(
         "--gold-match",
         type=gold_match_policy,
         default=DEFAULT_POLICY,
@@ -265,7 +279,11 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         questions_offset_unit=questions_offset_unit(args),
         lenient=lenient,
         trim=trim,
+        skip_bad_gold=getattr(args, "skip_bad_gold", False),
+        questions_newlines=getattr(args, "questions_newlines", "as-is"),
     )
+    for notice in dataset.notices:
+        print(f"chunkscope: {notice}", file=sys.stderr)
     if not lenient:
         report_gold_issues(dataset)
     return dataset
