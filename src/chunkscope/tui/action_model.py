@@ -47,6 +47,8 @@ class Place(Enum):
     """``WhatIfScreen``."""
     GROUPS = "groups"
     """``GroupPicker``."""
+    CONFIRM = "confirm"
+    """``ConfirmLongWork``, the question before a long computation."""
 
 
 NAMESPACES = {
@@ -69,6 +71,7 @@ NAMESPACES = {
     "sweep": "Sweep map",
     "whatif": "What-if",
     "groups": "Groups",
+    "confirm": "Confirm",
 }
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 

@@ -211,7 +211,7 @@ ACTIONS: tuple[Action, ...] = (
         "b",
         "config('budget', 1)",
         "budget",
-        "Next larger context budget in characters (none after the largest, wrapping)",
+        "Next larger context budget, in characters or in the tokens U chose (none after the largest, wrapping)",
         Place.SESSION,
     ),
     Action(
@@ -220,6 +220,15 @@ ACTIONS: tuple[Action, ...] = (
         "config('budget', -1)",
         "smaller budget",
         "Next smaller context budget",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.budget-unit",
+        "U",
+        "config('budget_unit', 1)",
+        "budget unit",
+        "Cycle what the budget counts: characters, then cl100k, o200k, e5, e5-enpt tokens (b then steps in that unit)",
         Place.SESSION,
         show=False,
     ),
@@ -323,7 +332,14 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
     ),
     # -- the split view
-    Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
+    Action(
+        "view.single",
+        "v",
+        "app.compare",
+        "single",
+        "Back to the single view, on the configuration the keys were changing (B unless t switched to A)",
+        Place.COMPARE,
+    ),
     Action(
         "compare.side",
         "t",
@@ -415,6 +431,15 @@ ACTIONS: tuple[Action, ...] = (
     ),
     Action("groups.close", "escape", "app.pop_screen", "close", "Close without changing the filter", Place.GROUPS),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
+    Action("confirm.start", "enter", "start", "start", "Start the computation the estimate is about", Place.CONFIRM),
+    Action(
+        "confirm.leave",
+        "escape",
+        "leave",
+        "leave it",
+        "Do not start it: the configuration stays as it is",
+        Place.CONFIRM,
+    ),
     # -- the transition matrix
     *hidden(
         Place.MATRIX,

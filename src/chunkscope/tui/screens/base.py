@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar, Unpack
 
+from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.binding import ActiveBinding, BindingType
@@ -29,11 +30,11 @@ from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import ALL_QUESTIONS, GroupPicker
 from chunkscope.tui.screens.paced import PacedScreen
 from chunkscope.tui.state.case_text import case_file_text
-from chunkscope.tui.state.config_steps import StepError, config_step
+from chunkscope.tui.state.config_steps import StepError, UnavailableStrategy, config_step
 from chunkscope.tui.state.filters import ORDER_NAMES, FilterChanges, ViewName, filter_cycle
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
-from chunkscope.tui.state.slots import Side
+from chunkscope.tui.state.slots import Side, Slot
 from chunkscope.tui.state.stepping import cycle
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.question_list import QuestionList
@@ -96,9 +97,9 @@ class SessionScreen(PacedScreen):
 
     def __init__(self, session: Session, *, name: str | None = None, id: str | None = None) -> None:
         super().__init__(session, name=name, id=id)
-        self._config_steps: dict[Side, tuple[int, list[Config]]] = {}
-        """Per side, the slot's request count when a run of configuration keys began, and the configurations
-        they posted since (see ``_config_ahead``)."""
+        self._config_steps: dict[Side, tuple[Slot, int, list[Config]]] = {}
+        """Per side, the slot and its request count when a run of configuration keys began, and the
+        configurations they posted since (see ``_config_ahead``)."""
 
     _listed_from: tuple[QuestionRow, ...] = ()
     """The rows the list was last built from (a new tuple means new results)."""
@@ -240,7 +241,8 @@ class SessionScreen(PacedScreen):
     def refresh_list(self) -> None:
         """Rebuild the question list from the session's rows and the view's filter."""
         all_rows = self.session.rows(self.compare)
-        if self._listed_from and all_rows is not self._listed_from:
+        new_results = all_rows is not self._listed_from
+        if self._listed_from and new_results:
             # New results: the question under study stays listed even if the filter now rejects it.
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
@@ -263,7 +265,11 @@ class SessionScreen(PacedScreen):
             for step in steps:
                 self.action_next_failing(step)
         self.sync_status()
-        if rows:
+        if rows and new_results:
+            # The header shows the new results now: the panes change with it, in the same paint (a pane
+            # filled a turn later showed the old scores under the new configuration's name).
+            self.fill_detail()
+        elif rows:
             self.schedule_detail()
         else:
             self.show_detail(None)
@@ -434,11 +440,19 @@ class SessionScreen(PacedScreen):
         side = self.editing_side
         current = self._config_ahead(side)
         try:
-            config = config_step(name, step, self.session.remembered_specs)(current)
+            config = config_step(name, step, self.session.remembered_specs, self.session.cycle_state)(current)
+        except UnavailableStrategy as unavailable:
+            # Shown dimmed, with the line that installs it; the configuration stays, the next key goes on.
+            self.notify(
+                f"[dim]{escape(unavailable.name)}[/dim] (not installed): {escape(str(unavailable.error))}",
+                title=f"{unavailable.kind.title()} not available",
+                severity="warning",
+            )
+            return
         except (StepError, ChunkscopeError, ValueError) as error:
             self.notify(str(error), title="Configuration", severity="warning", markup=False)
             return
-        self._config_steps[side][1].append(config)
+        self._config_steps[side][2].append(config)
         self.app.post_message(messages.ConfigRequested(side, config))
 
     def _config_ahead(self, side: Side) -> Config:
@@ -450,9 +464,10 @@ class SessionScreen(PacedScreen):
         the keys posted, it holds the latest (or what came after them: the form, ``u``, a what-if applied).
         """
         slot = self.session.slot(side)
-        applied, posted = self._config_steps.get(side, (slot.requests, []))
-        if not posted or slot.requests - applied >= len(posted):
-            self._config_steps[side] = (slot.requests, [])
+        stepped, applied, posted = self._config_steps.get(side, (slot, slot.requests, []))
+        # A new slot (B made again after the split view closed) has applied none of the keys posted to the old.
+        if not posted or stepped is not slot or slot.requests - applied >= len(posted):
+            self._config_steps[side] = (slot, slot.requests, [])
             return slot.requested
         return posted[-1]
 

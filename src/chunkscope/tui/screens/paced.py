@@ -179,6 +179,11 @@ class PacedScreen(SyncedScreen):
             self.filling_in_burst = burst  # the panel keeps its height while keys still come
             self.call_later(self._show_selection)
 
+    def fill_detail(self) -> None:
+        """Fill the detail panes for the selection now (a fill already scheduled is done with it)."""
+        self.filling_in_burst = False
+        self._show_selection()
+
     def _fill_in_burst(self) -> None:
         self._fill_timer = None
         self.filling_in_burst = True
