@@ -13,6 +13,7 @@ from chunkscope.retrievers.dense import Dense
 from chunkscope.tui.screens.confirm import ConfirmLongWork
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state import estimate
+from chunkscope.tui.state.estimate import known_throughput  # the real one: conftest fakes the module's
 
 SIZE = (140, 40)
 
@@ -126,10 +127,10 @@ def test_measured_speeds_are_kept_in_the_cache(tmp_path_factory: pytest.TempPath
     cache = tmp_path_factory.mktemp("cache")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CHUNKSCOPE_CACHE", str(cache))
-        assert estimate.known_throughput("model-a") is None
+        assert known_throughput("model-a") is None
         estimate.store_throughput("model-a", 1234.5)
         estimate.store_throughput("model-b", 99.0)
-        assert estimate.known_throughput("model-a") == 1234.5
+        assert known_throughput("model-a") == 1234.5
         assert estimate.throughput_path() == cache / "inspector" / "throughput.json"
         estimate.throughput_path().write_text("not json", encoding="utf-8")
-        assert estimate.known_throughput("model-a") is None  # a damaged file is no reason to fail
+        assert known_throughput("model-a") is None  # a damaged file is no reason to fail
