@@ -33,6 +33,19 @@ def hidden(place: Place, namespace: str, *rows: tuple[str, str, str, str, str]) 
     )
 
 
+def grid_moves(place: Place, namespace: str, up: str, down: str, left: str, right: str) -> tuple[Action, ...]:
+    """The arrow keys of a grid (the sweep map, the transition matrix): ``move(rows, columns)`` by one cell, each
+    with its tooltip."""
+    return hidden(
+        place,
+        namespace,
+        ("up", "up", "move(-1, 0)", "Up", up),
+        ("down", "down", "move(1, 0)", "Down", down),
+        ("left", "left", "move(0, -1)", "Left", left),
+        ("right", "right", "move(0, 1)", "Right", right),
+    )
+
+
 HELP_TOOLTIP = "Every key of every screen, with its id for remapping"
 
 ACTIONS: tuple[Action, ...] = (
@@ -388,13 +401,13 @@ ACTIONS: tuple[Action, ...] = (
         "Grid of sizes and overlaps, or scatter of cost against the metric",
         Place.SWEEP_MAP,
     ),
-    *hidden(
+    *grid_moves(
         Place.SWEEP_MAP,
         "sweep",
-        ("up", "up", "move(-1, 0)", "Up", "Cell above (scatter: next higher value)"),
-        ("down", "down", "move(1, 0)", "Down", "Cell below (scatter: next lower value)"),
-        ("left", "left", "move(0, -1)", "Left", "Cell to the left (scatter: next cheaper)"),
-        ("right", "right", "move(0, 1)", "Right", "Cell to the right (scatter: next costlier)"),
+        "Cell above (scatter: next higher value)",
+        "Cell below (scatter: next lower value)",
+        "Cell to the left (scatter: next cheaper)",
+        "Cell to the right (scatter: next costlier)",
     ),
     Action(
         "sweep.open",
@@ -441,13 +454,13 @@ ACTIONS: tuple[Action, ...] = (
         Place.CONFIRM,
     ),
     # -- the transition matrix
-    *hidden(
+    *grid_moves(
         Place.MATRIX,
         "matrix",
-        ("up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)"),
-        ("down", "down", "move(1, 0)", "Down", "Cell below (a worse state under A)"),
-        ("left", "left", "move(0, -1)", "Left", "Cell to the left (better under B)"),
-        ("right", "right", "move(0, 1)", "Right", "Cell to the right (worse under B)"),
+        "Cell above (a better state under A)",
+        "Cell below (a worse state under A)",
+        "Cell to the left (better under B)",
+        "Cell to the right (worse under B)",
     ),
     Action(
         "matrix.select",
