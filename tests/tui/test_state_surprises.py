@@ -14,6 +14,7 @@ from chunkscope.io.dataset import Dataset, load_dataset
 from chunkscope.io.quotes import parse_match_policy
 from chunkscope.pipeline.config import make_config
 from chunkscope.tui import messages
+from chunkscope.tui.actions import ACTIONS_BY_ID
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.inspect import InspectScreen
 from chunkscope.tui.state.config_steps import cycle_strategy
@@ -182,3 +183,21 @@ async def test_the_question_list_marks_gold_located_approximately() -> None:
         assert approximate  # f1 normalised, f2 fuzzy
         for question_id, line in lines.items():
             assert ("≈" in line) == (question_id in approximate), line
+
+
+# -- o v typed at once (read from the terminal together)
+
+
+@async_test
+async def test_o_and_v_typed_at_once_open_the_split_view_on_before_and_after(sample: Dataset) -> None:
+    app = make_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, InspectScreen)
+        screen.action_config("overlap", 1)  # o
+        await screen.run_action(ACTIONS_BY_ID["view.compare"].action)  # v, in the same turn
+        await settle(pilot)
+        assert isinstance(app.screen, CompareScreen)
+        assert app.session.a.requested == FIXED_200
+        assert app.session.b is not None and app.session.b.requested == OVERLAP_40

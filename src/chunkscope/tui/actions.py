@@ -301,7 +301,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "view.compare",
         "v",
-        "app.compare",
+        "toggle_compare",
         "compare",
         "Split view: configuration A left, B right, for the same question",
         Place.INSPECT,
@@ -348,7 +348,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "view.single",
         "v",
-        "app.compare",
+        "toggle_compare",
         "single",
         "Back to the single view, on the configuration the keys were changing (B unless t switched to A)",
         Place.COMPARE,

@@ -179,6 +179,9 @@ class ChunkscopeApp(App[None]):
         self.push_screen("compare")
         self.request_results()
 
+    def on_compare_toggle_requested(self, message: messages.CompareToggleRequested) -> None:
+        self.action_compare()
+
     def action_help(self) -> None:
         """Every key of every screen."""
         if not isinstance(self.screen, HelpScreen):

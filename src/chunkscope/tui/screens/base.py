@@ -479,6 +479,10 @@ class SessionScreen(PacedScreen):
             return
         self.app.post_message(messages.ConfigRequested(self.editing_side, slot.previous))
 
+    def action_toggle_compare(self) -> None:
+        """Ask the app for the split view (or the single view), after the configuration keys typed before."""
+        self.app.post_message(messages.CompareToggleRequested())
+
     def action_edit_config(self) -> None:
         """Ask the app for the configuration form of the side being edited."""
         side = self.editing_side
