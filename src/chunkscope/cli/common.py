@@ -517,7 +517,8 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
 
 
 def _strategy_paths(strategy: object) -> Iterator[str]:
-    """Values of ``path`` parameters (imported chunks, run files), nested strategies included."""
+    """Values of ``path`` parameters (imported chunks, run files) and of fields marked ``input_path`` (context
+    files), nested strategies included."""
     if isinstance(strategy, tuple):
         for part in strategy:
             yield from _strategy_paths(part)
@@ -526,7 +527,7 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
         return
     for f in dataclasses.fields(strategy):
         value = getattr(strategy, f.name)
-        if f.name == "path" and isinstance(value, str):
+        if (f.name == "path" or f.metadata.get("input_path")) and isinstance(value, str):
             yield value
         else:
             yield from _strategy_paths(value)
