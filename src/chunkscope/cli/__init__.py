@@ -18,6 +18,7 @@ from chunkscope.allocator import tune_allocator
 from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
+    drift_cmd,
     eval_cmd,
     explain_cmd,
     fragility_cmd,
@@ -31,7 +32,18 @@ from chunkscope.cli.process import cleanup_on_sigterm, guarded_streams, one_line
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.streams import GuardedStream
 
-COMMANDS = (eval_cmd, compare_cmd, sweep_cmd, inspect_cmd, gold_cmd, chunks_cmd, explain_cmd, fragility_cmd, whatif_cmd)
+COMMANDS = (
+    eval_cmd,
+    compare_cmd,
+    sweep_cmd,
+    inspect_cmd,
+    gold_cmd,
+    chunks_cmd,
+    explain_cmd,
+    fragility_cmd,
+    whatif_cmd,
+    drift_cmd,
+)
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
 

@@ -504,7 +504,7 @@ def _check_output_path(option: str, target: Path, inputs: Sequence[Path]) -> Non
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline", "queries")
     paths = [getattr(args, name, None) for name in names]
     if getattr(args, "chroma", None) is not None:
         paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads
