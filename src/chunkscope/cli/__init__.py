@@ -25,6 +25,7 @@ from chunkscope.cli import (
     gold_cmd,
     inspect_cmd,
     sweep_cmd,
+    tune_cmd,
     whatif_cmd,
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
@@ -43,6 +44,7 @@ COMMANDS = (
     fragility_cmd,
     whatif_cmd,
     drift_cmd,
+    tune_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 
