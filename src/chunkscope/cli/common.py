@@ -346,6 +346,25 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def add_executor_option(parser: argparse.ArgumentParser) -> None:
+    """--executor: evaluate the configurations on a Dask cluster instead of local processes."""
+    parser.add_argument(
+        "--executor",
+        metavar="dask://HOST:PORT",
+        help="evaluate each configuration as a task of the Dask cluster whose scheduler listens there "
+        "(extra chunkscope[dask]); the results are those of a local run. Default: local, --jobs processes",
+    )
+
+
+def check_executor(args: argparse.Namespace) -> None:
+    """A malformed --executor address fails before any work (an unreachable one when the run connects)."""
+    executor = getattr(args, "executor", None)
+    if executor is not None:
+        from chunkscope.pipeline.distributed import scheduler_address
+
+        scheduler_address(executor)
+
+
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     """--jobs: worker processes evaluating configurations in parallel."""
     parser.add_argument(
@@ -365,6 +384,7 @@ def evaluate_all(
     evaluator: Evaluator | None = None,
     alongside: Callable[[], None] | None = None,
     finished: Callable[[int, ConfigResult], None] | None = None,
+    executor: str | None = None,
 ) -> list[ConfigResult]:
     """Evaluate configurations (``jobs`` at a time), with progress bars on stderr when it is a terminal.
 
@@ -373,10 +393,15 @@ def evaluate_all(
     shows how far it got. Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
     are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
-    :func:`chunkscope.pipeline.parallel.evaluate_configs`.
+    :func:`chunkscope.pipeline.parallel.evaluate_configs`. ``executor`` (``dask://HOST:PORT``) evaluates
+    them as tasks of that Dask cluster instead (:mod:`chunkscope.pipeline.distributed`).
     """
     questions = dataset.questions.questions
-    if not sys.stderr.isatty():
+    if executor is not None and evaluator is None:
+        from chunkscope.pipeline.distributed import evaluate_on_cluster  # dask loads only for --executor
+
+        evaluation = evaluate_on_cluster(executor, dataset.corpus, questions, configs, alongside, finished)
+    elif not sys.stderr.isatty():
         evaluation = evaluate_configs(
             dataset.corpus, questions, configs, jobs, evaluator=evaluator, alongside=alongside, finished=finished
         )

@@ -83,6 +83,7 @@ def add_parser(subparsers: Any) -> None:
         help="then open the inspector on the sweep map (enter on a cell: that configuration as A, the best as B)",
     )
     common.add_jobs_option(parser)
+    common.add_executor_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -213,6 +214,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
+    common.check_executor(args)
     if args.inspect and common.stdout_is_data(args):
         raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     margins = equivalence_margins(args)
@@ -222,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
     questions = dataset.questions.questions
     # The tests' random numbers are drawn, and each result's values taken, while the configurations are evaluated.
     ahead = PairTestsAhead(len(questions), args.permutations, args.seed)
-    results = common.evaluate_all(dataset, configs, args.jobs, evaluator, ahead.start, ahead.add)
+    results = common.evaluate_all(
+        dataset, configs, args.jobs, evaluator, ahead.start, ahead.add, executor=args.executor
+    )
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, ahead=ahead)
     equivalence = None

@@ -24,6 +24,7 @@ from chunkscope.cli.tune_space import int_list, merged_space, space_configs
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
 from chunkscope.io.text import non_regular_kind, path_mode
+from chunkscope.pipeline.distributed import evaluate_on_cluster
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.pipeline.parallel import evaluate_configs
 from chunkscope.reports.compare import config_ref
@@ -83,6 +84,7 @@ def add_parser(subparsers: Any) -> None:
     search.add_argument("--no-fragility", action="store_true", help="skip the recommendation's fragility")
     common.add_output_options(parser)
     common.add_jobs_option(parser)
+    common.add_executor_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -99,12 +101,13 @@ def run(args: argparse.Namespace) -> int:
             f"allows (each is evaluated at least once): narrow it, or give --max-evaluations {needed * 2:,} to run it"
         )
     common.check_outputs(args, configs)
+    common.check_executor(args)
     cache = EvaluationCache(args.cache) if args.cache else None
     dataset = common.load_from_args(args)
     for note in notes:
         print(f"chunkscope: note: {note}", file=sys.stderr)
     settings = TuneSettings(args.alpha, args.permutations, args.seed, args.margin)
-    evaluate = ScoringRun(dataset, args.metric, args.cost, args.jobs, cache)
+    evaluate = ScoringRun(dataset, args.metric, args.cost, args.jobs, cache, args.executor)
     questions = len(dataset.questions.questions)
     halving = successive_halving(configs, questions, evaluate, settings, args.eta, args.min_questions)
     fragile = None if args.no_fragility else recommendation_fragility(dataset, halving)
@@ -143,8 +146,11 @@ def recommendation_fragility(dataset: Dataset, halving: Halving) -> Any:
 class ScoringRun:
     """Evaluates configurations on question subsets: per-question target values and the cost, cached."""
 
-    def __init__(self, dataset: Dataset, metric: str, cost: str, jobs: int, cache: EvaluationCache | None) -> None:
+    def __init__(
+        self, dataset: Dataset, metric: str, cost: str, jobs: int, cache: EvaluationCache | None, executor: str | None
+    ) -> None:
         self.dataset = dataset
+        self.executor = executor
         self.metric = metric
         self.cost = cost
         self.jobs = jobs
@@ -165,7 +171,10 @@ class ScoringRun:
         found = {key: self.cache.get(key) for key in keys} if self.cache is not None else {}
         missing = [config for config, key in zip(configs, keys, strict=True) if found.get(key) is None]
         if missing:
-            evaluation = evaluate_configs(self.dataset.corpus, questions, missing, self.jobs)
+            if self.executor is not None:
+                evaluation = evaluate_on_cluster(self.executor, self.dataset.corpus, questions, missing)
+            else:
+                evaluation = evaluate_configs(self.dataset.corpus, questions, missing, self.jobs)
             for result in evaluation.results:
                 values = metric_values(result, [self.metric])[0]
                 entry = (values.tolist(), float(result.summary[self.cost]))
