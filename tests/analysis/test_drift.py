@@ -63,6 +63,12 @@ def test_rbo_ext_by_hand() -> None:
         rbo_ext(["a"], ["a"], 1.0)
 
 
+def test_rbo_ext_published_example() -> None:
+    # The README of b4ny4n/rankmeasures (extrapolated RBO of uneven-capable lists): 0.828 for these at p = 0.9.
+    assert round(rbo_ext([1, 2, 3, 4, 5], [2, 3, 4, 1, 5], 0.9), 3) == 0.828
+    assert round(rbo_ext(list("abcde"), list("bcdae"), 0.9), 3) == 0.828
+
+
 def test_exposure_top1_and_moved_most_by_hand() -> None:
     a = [[("c1", "d1"), ("c2", "d2"), ("c3", "d1")], [("c4", "d3")]]
     b = [[("c2", "d2"), ("c1", "d1")], [("c4", "d3")]]
