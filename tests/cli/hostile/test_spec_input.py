@@ -31,7 +31,7 @@ from chunkscope.cli import main
         (
             "--chunker",
             "shingle:size=3",
-            "unknown chunker 'shingle'; valid chunkers: fixed, imported, langchain, markdown",
+            "unknown chunker 'shingle'; valid chunkers: contextual, fixed, imported, langchain, markdown",
         ),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),
