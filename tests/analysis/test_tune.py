@@ -172,3 +172,20 @@ def test_space_file_expands_alpha_and_top_k(tmp_path: Path, capsys: pytest.Captu
     assert main([*tune("--space", str(space)), "--json", "-"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["space"] == 2 * 3 * 2  # sizes x (bm25, hybrid alpha 0, hybrid alpha 1) x top-k
+
+
+def test_inspect_opens_the_sweep_map_of_the_finalists(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from chunkscope.tui.app import ChunkscopeApp
+
+    apps: list[ChunkscopeApp] = []
+    monkeypatch.setattr(ChunkscopeApp, "run", lambda self, *a, **k: apps.append(self))
+    report = tmp_path / "tune.json"
+    assert main([*tune("--preset", "published", "--seed", "1"), "--inspect", "--json", str(report)]) == 0
+    (app,) = apps
+    finalists = [f["label"] for f in json.loads(report.read_text(encoding="utf-8"))["finalists"]]
+    assert app.sweep is not None
+    assert sorted(config.label for config in app.sweep.comparisons.configs) == sorted(finalists)
+    assert main([*tune("--preset", "published"), "--inspect", "--json", "-"]) == 2
+    assert "--inspect takes the terminal" in capsys.readouterr().err

@@ -13,13 +13,15 @@ from typing import Any
 
 import numpy as np
 
+from chunkscope.analysis.compare import compare_all
 from chunkscope.analysis.fragility import NoNeighbours, fragility
 from chunkscope.analysis.paired import metric_values
+from chunkscope.analysis.sweepmap import Cost
 from chunkscope.analysis.tune import Halving, Scored, TuneSettings, successive_halving
 from chunkscope.cli import common
 from chunkscope.cli.bounds import bounded_int
 from chunkscope.cli.compare_cmd import add_test_options
-from chunkscope.cli.sweep_cmd import fraction_list, number_list, pareto_metric
+from chunkscope.cli.sweep_cmd import fraction_list, inspector_session, number_list, open_inspector, pareto_metric
 from chunkscope.cli.tune_space import int_list, merged_space, space_configs
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
@@ -29,6 +31,7 @@ from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.pipeline.parallel import evaluate_configs
 from chunkscope.reports.compare import config_ref
 from chunkscope.reports.eval import to_json
+from chunkscope.reports.sweep import ParetoChoice
 from chunkscope.reports.tune import tune_csv, tune_markdown, tune_report
 from chunkscope.results import Config
 
@@ -82,6 +85,11 @@ def add_parser(subparsers: Any) -> None:
     )
     search.add_argument("--cache", metavar="FILE", help="JSONL cache of finished evaluations (resume from it)")
     search.add_argument("--no-fragility", action="store_true", help="skip the recommendation's fragility")
+    parser.add_argument(
+        "--inspect",
+        action="store_true",
+        help="then open the inspector on the sweep map of the finalists (A: the best, as for sweep --inspect)",
+    )
     common.add_output_options(parser)
     common.add_jobs_option(parser)
     common.add_executor_option(parser)
@@ -102,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         )
     common.check_outputs(args, configs)
     common.check_executor(args)
+    if args.inspect and common.stdout_is_data(args):
+        raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     cache = EvaluationCache(args.cache) if args.cache else None
     dataset = common.load_from_args(args)
     for note in notes:
@@ -130,7 +140,33 @@ def run(args: argparse.Namespace) -> int:
         json=lambda: to_json(tune_report(halving, settings, context, fragile)),
         csv=lambda: tune_csv(halving),
     )
+    if args.inspect:
+        inspect_finalists(dataset, halving, args)
     return common.EXIT_OK
+
+
+MAP_COSTS: dict[str, Cost] = {
+    "sent_chars": "indexed_chars",
+    "indexed_chars": "indexed_chars",
+    "index_chunks": "index_chunks",
+}
+"""The sweep map's cost for each --cost (the map has no sent characters: their nearest is the characters indexed)."""
+
+
+def inspect_finalists(dataset: Dataset, halving: Halving, args: argparse.Namespace) -> None:
+    """The inspector on the sweep map of the finalists, evaluated on every question (as ``sweep --inspect``)."""
+    finalists = [scored.config for scored in halving.rounds[-1].evaluated]
+    session = inspector_session(dataset, finalists[0])
+    results = [session.evaluator.evaluate(config) for config in finalists]
+    if len(results) < 2:
+        print("chunkscope: note: one finalist: the inspector opens on it, without a sweep map", file=sys.stderr)
+        session.request("a", finalists[0])
+        from chunkscope.tui.app import ChunkscopeApp
+
+        ChunkscopeApp(session).run()
+        return
+    comparisons = compare_all(results, args.permutations, args.seed, args.alpha)
+    open_inspector(session, comparisons, results, ParetoChoice(args.metric, MAP_COSTS[args.cost]))
 
 
 def recommendation_fragility(dataset: Dataset, halving: Halving) -> Any:
