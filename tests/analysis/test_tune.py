@@ -161,6 +161,8 @@ def test_space_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     space.write_text('retrievers = ["hybrid:bm25+overlap"]\nalpha = [0, 1.5]\nsizes = [200]\n', encoding="utf-8")
     assert main(tune("--space", str(space))) == 2
     assert "field 'alpha': must be a list of numbers >= 0 and <= 1, got 1.5" in capsys.readouterr().err
+    assert main(tune("--size", "200", "--hybrid-alpha", "0.5")) == 2
+    assert "gives alphas but no hybrid retriever" in capsys.readouterr().err
 
 
 def test_space_file_expands_alpha_and_top_k(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -105,8 +105,13 @@ def space_configs(space: Space, args: argparse.Namespace) -> tuple[list[Config],
         specs = list(PRESETS[space.preset]) + specs
     defaults = common.spec_defaults(args)
     retrievers: list[str] = []
+    hybrids = [r for r in space.retrievers if r.split(":", 1)[0].strip() == "hybrid"]
+    if space.alphas and not hybrids:
+        raise ChunkscopeError(
+            "the search space gives alphas but no hybrid retriever (hybrid:bm25+dense) to apply them to"
+        )
     for retriever in space.retrievers or ("bm25",):
-        hybrid = retriever.split(":", 1)[0].strip() == "hybrid"
+        hybrid = retriever in hybrids
         retrievers += alpha_retrievers(retriever, space.alphas if hybrid and space.alphas else None, defaults)
     configs = [
         make_config(
