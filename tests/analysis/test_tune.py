@@ -191,3 +191,16 @@ def test_inspect_opens_the_sweep_map_of_the_finalists(
     assert sorted(config.label for config in app.sweep.comparisons.configs) == sorted(finalists)
     assert main([*tune("--preset", "published"), "--inspect", "--json", "-"]) == 2
     assert "--inspect takes the terminal" in capsys.readouterr().err
+
+
+def test_the_cache_never_appends_to_an_input_or_a_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chunkscope.io.dataset import sample_paths
+
+    questions = sample_paths()[1]
+    before = questions.read_bytes()
+    assert main([*tune("--preset", "published", "--cache", str(questions))]) == 2
+    assert "refusing to use --cache" in capsys.readouterr().err
+    assert questions.read_bytes() == before
+    both = str(tmp_path / "x.json")
+    assert main([*tune("--preset", "published", "--cache", both, "--json", both)]) == 2
+    assert "--cache and --json both name" in capsys.readouterr().err

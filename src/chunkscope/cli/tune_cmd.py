@@ -25,6 +25,7 @@ from chunkscope.cli.sweep_cmd import fraction_list, inspector_session, number_li
 from chunkscope.cli.tune_space import int_list, merged_space, space_configs
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.dataset import Dataset
+from chunkscope.io.outputs import input_conflict
 from chunkscope.io.text import non_regular_kind, path_mode
 from chunkscope.pipeline.distributed import evaluate_on_cluster
 from chunkscope.pipeline.evaluate import Evaluator
@@ -112,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
     common.check_executor(args)
     if args.inspect and common.stdout_is_data(args):
         raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
+    if args.cache:
+        check_cache_path(args, configs)
     cache = EvaluationCache(args.cache) if args.cache else None
     dataset = common.load_from_args(args)
     for note in notes:
@@ -177,6 +180,18 @@ def recommendation_fragility(dataset: Dataset, halving: Halving) -> Any:
         return fragility(evaluator, config).summary
     except NoNeighbours as reason:
         return str(reason)
+
+
+def check_cache_path(args: argparse.Namespace, configs: Sequence[Config]) -> None:
+    """The cache is appended to: it must be neither an input (nor a corpus document) nor a report."""
+    target = Path(args.cache)
+    conflict = input_conflict(target, [Path(path) for path in common.input_paths(args, configs)])
+    if conflict is not None:
+        raise ChunkscopeError(f"refusing to use --cache {args.cache}: {conflict}")
+    for option in ("json", "csv", "markdown"):
+        report = getattr(args, option, None)
+        if report and report != "-" and Path(report).resolve() == target.resolve():
+            raise ChunkscopeError(f"--cache and --{option} both name {args.cache}: give the cache its own file")
 
 
 class ScoringRun:
