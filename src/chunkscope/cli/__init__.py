@@ -19,6 +19,7 @@ from chunkscope.allocator import tune_allocator
 from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
+    drift_cmd,
     eval_cmd,
     explain_cmd,
     fragility_cmd,
@@ -28,6 +29,7 @@ from chunkscope.cli import (
     serve_cmd,
     sweep_cmd,
     tokens_cmd,
+    tune_cmd,
     whatif_cmd,
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
@@ -49,6 +51,8 @@ COMMANDS = (
     tokens_cmd,
     report_cmd,
     serve_cmd,
+    drift_cmd,
+    tune_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 

@@ -363,6 +363,25 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def add_executor_option(parser: argparse.ArgumentParser) -> None:
+    """--executor: evaluate the configurations on a Dask cluster instead of local processes."""
+    parser.add_argument(
+        "--executor",
+        metavar="dask://HOST:PORT",
+        help="evaluate each configuration as a task of the Dask cluster whose scheduler listens there "
+        "(extra chunkscope[dask]); the results are those of a local run. Default: local, --jobs processes",
+    )
+
+
+def check_executor(args: argparse.Namespace) -> None:
+    """A malformed --executor address fails before any work (an unreachable one when the run connects)."""
+    executor = getattr(args, "executor", None)
+    if executor is not None:
+        from chunkscope.pipeline.distributed import scheduler_address
+
+        scheduler_address(executor)
+
+
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     """--jobs: worker processes evaluating configurations in parallel (and --quiet: no progress)."""
     parser.add_argument(
@@ -383,25 +402,33 @@ def evaluate_all(
     evaluator: Evaluator | None = None,
     alongside: Callable[[], None] | None = None,
     finished: Callable[[int, ConfigResult], None] | None = None,
+    executor: str | None = None,
 ) -> list[ConfigResult]:
     """Evaluate configurations (``jobs`` at a time), with progress on stderr (:mod:`chunkscope.cli.progress`).
 
     Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
     are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
-    :func:`chunkscope.pipeline.parallel.evaluate_configs`.
+    :func:`chunkscope.pipeline.parallel.evaluate_configs`. ``executor`` (``dask://HOST:PORT``) evaluates
+    them as tasks of that Dask cluster instead (:mod:`chunkscope.pipeline.distributed`).
     """
-    with configs_progress([config.label for config in configs]) as follow:
-        evaluation = evaluate_configs(
-            dataset.corpus,
-            dataset.questions.questions,
-            configs,
-            jobs,
-            follow,
-            evaluator=evaluator,
-            alongside=alongside,
-            finished=finished,
-        )
+    questions = dataset.questions.questions
+    if executor is not None and evaluator is None:
+        from chunkscope.pipeline.distributed import evaluate_on_cluster  # dask loads only for --executor
+
+        evaluation = evaluate_on_cluster(executor, dataset.corpus, questions, configs, alongside, finished)
+    else:
+        with configs_progress([config.label for config in configs]) as follow:
+            evaluation = evaluate_configs(
+                dataset.corpus,
+                questions,
+                configs,
+                jobs,
+                follow,
+                evaluator=evaluator,
+                alongside=alongside,
+                finished=finished,
+            )
     for warning in evaluation.retriever_warnings:
         print(f"chunkscope: warning: {warning}", file=sys.stderr)
     for chunker, problems in evaluation.chunking_problems:
@@ -520,7 +547,7 @@ def typed(args: argparse.Namespace, option: str) -> str:
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline", "queries")
     paths = [getattr(args, name, None) for name in names]
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
@@ -534,7 +561,8 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
 
 
 def _strategy_paths(strategy: object) -> Iterator[str]:
-    """Values of ``path`` parameters (imported chunks, run files), nested strategies included."""
+    """Values of ``path`` parameters (imported chunks, run files) and of fields marked ``input_path`` (context
+    files), nested strategies included."""
     if isinstance(strategy, tuple):
         for part in strategy:
             yield from _strategy_paths(part)
@@ -543,7 +571,7 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
         return
     for f in dataclasses.fields(strategy):
         value = getattr(strategy, f.name)
-        if f.name == "path" and isinstance(value, str):
+        if (f.name == "path" or f.metadata.get("input_path")) and isinstance(value, str):
             yield value
         else:
             yield from _strategy_paths(value)

@@ -63,6 +63,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_output_options(parser)
     add_html_option(parser)
     common.add_jobs_option(parser)
+    common.add_executor_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -100,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
         for text in (args.a, args.b)
     ]
     common.check_outputs(args, configs)
+    common.check_executor(args)
     margins = equivalence_margins(args)
     answers = answer_inputs(args, sides=2)
     owners = _answer_owners(args, configs, len(answers.files))
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs, args.jobs)
+    results = common.evaluate_all(dataset, configs, args.jobs, executor=args.executor)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
     equivalence = None
