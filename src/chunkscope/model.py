@@ -256,6 +256,9 @@ class Chunk:
     (a repeated table header, or the section path)."""
     section: str | None = None
     """Section path such as ``Refund policy > Fees``, when known."""
+    context: str = ""
+    """Text indexed and embedded before the prefix but never delivered nor counted in a budget
+    (a contextual chunk's context when it is not sent); not part of the span either."""
 
     @property
     def length(self) -> int:
@@ -264,8 +267,20 @@ class Chunk:
 
     @property
     def indexed_text(self) -> str:
-        """What a retriever sees: prefix followed by body."""
+        """What a retriever sees: context, prefix, then body."""
+        if self.context:
+            return self.context + self.prefix + self.text
         return self.prefix + self.text if self.prefix else self.text
+
+    @property
+    def sent_text(self) -> str:
+        """What is delivered for the whole chunk: prefix followed by body (never the unsent context)."""
+        return self.prefix + self.text if self.prefix else self.text
+
+    @property
+    def indexed_prefix(self) -> str:
+        """What a retriever sees before the body: context, then prefix."""
+        return self.context + self.prefix if self.context else self.prefix
 
     @property
     def sent_length(self) -> int:

@@ -456,7 +456,8 @@ def test_console_script_reports_bad_input_in_one_line(inputs: dict[str, Path]) -
     assert process.stdout == ""
     assert process.stderr == (
         f"chunkscope: error: {inputs['questions']}:2: field 'evidence[0].quote': quote 'cat' found 2 times in "
-        "'cats' at offsets 4, 17; add \"occurrence\": N (0-based) to pick one\n"
+        "'cats' at offsets 4, 17; add \"occurrence\": N (0-based) to pick one "
+        "(--skip-bad-gold leaves such questions out and counts them)\n"
     )
 
 

@@ -161,7 +161,8 @@ def test_a_negative_squad_answer_start(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text(json.dumps(squad(paragraph(context, "a0p0q0", "gamma", -12))), encoding="utf-8")
     error = one_line_error(capsys, "eval", "--squad", str(path))
     field = "data[0].paragraphs[0].qas[0].answers[0].answer_start"
-    assert error == f"chunkscope: error: {path}: field '{field}': must not be negative, got -12"
+    hint = "(--skip-bad-gold leaves such questions out and counts them)"
+    assert error == f"chunkscope: error: {path}: field '{field}': must not be negative, got -12 {hint}"
 
 
 @pytest.mark.parametrize("title", ["", "   "])

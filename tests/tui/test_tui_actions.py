@@ -16,6 +16,7 @@ from chunkscope.tui.screens.anatomy import AnatomyScreen
 from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
+from chunkscope.tui.screens.confirm import ConfirmLongWork
 from chunkscope.tui.screens.export import ExportDialog
 from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import GroupPicker
@@ -47,6 +48,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.SWEEP_MAP: SweepMapScreen,
     Place.WHATIF: WhatIfScreen,
     Place.GROUPS: GroupPicker,
+    Place.CONFIRM: ConfirmLongWork,
 }
 
 HELP_CLASSES: dict[str, type[DOMNode]] = {
@@ -105,6 +107,7 @@ def test_help_covers_every_action_outside_the_dialogs() -> None:
         Place.GOLD,
         Place.WHATIF,
         Place.GROUPS,
+        Place.CONFIRM,
     }  # their keys are in their own footers
     assert {a.id for a in ACTIONS if a.place not in dialogs} <= listed
     assert not any(a.id in listed for place in dialogs for a in actions_of(place))

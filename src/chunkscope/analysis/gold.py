@@ -11,19 +11,22 @@ prints and what the inspector lists.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from chunkscope.analysis.occurrences import count_occurrences
 from chunkscope.io.gold import trim_span
 from chunkscope.io.quotes import inside_word
 from chunkscope.model import Corpus, Document, Question, QuestionSet, Span
 
 FindingKind = Literal[
+    "offset_unit",
     "not_found",
     "ambiguous",
     "mismatch",
@@ -39,6 +42,7 @@ FindingKind = Literal[
 ]
 
 FINDING_KINDS: Mapping[FindingKind, str] = {
+    "offset_unit": "offsets-only spans read clearly better in another unit or with CRLF read as LF",
     "not_found": "quote or context found nowhere",
     "ambiguous": "quote found several times and nothing picks one",
     "mismatch": "offsets hold other text than the quote",
@@ -119,16 +123,38 @@ class GoldCheck:
         return tuple(finding for finding in self.findings if finding.kind not in allowed)
 
 
-def check_gold(corpus: Corpus, question_set: QuestionSet, options: CheckOptions = CheckOptions()) -> GoldCheck:
-    """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace)."""
+CheckProgress = Callable[[str, int, int], None]
+"""Called with (stage, done, total) while the check runs: counting evidence texts, checking spans, comparing
+questions."""
+PROGRESS_EVERY = 1000
+"""Questions checked between two progress calls."""
+
+
+def check_gold(
+    corpus: Corpus,
+    question_set: QuestionSet,
+    options: CheckOptions = CheckOptions(),
+    progress: CheckProgress | None = None,
+    file_findings: Sequence[Finding] = (),
+) -> GoldCheck:
+    """Every finding about ``question_set``'s gold (load it untrimmed to see edge whitespace).
+
+    Time linear in the questions and the corpus: the corpus-wide counts of the evidence texts come from one
+    scan (:mod:`chunkscope.analysis.occurrences`), not one scan per span. ``file_findings``: findings about
+    the question file as a whole (``offset_unit``), found by the loader's side.
+    """
     questions = question_set.questions
-    found: list[Finding] = [
+    found: list[Finding] = [*file_findings] + [
         Finding(issue.kind, issue.question, issue.message, places=issue.places, where=issue.where)
         for issue in question_set.issues
     ]
-    counts = _TextCounts(corpus)
-    for question in questions:
+    counts = _TextCounts(corpus, questions, progress)
+    for number, question in enumerate(questions, 1):
         found.extend(_span_findings(question, corpus, counts, options))
+        if progress is not None and (number % PROGRESS_EVERY == 0 or number == len(questions)):
+            progress("checking spans", number, len(questions))
+    if progress is not None:
+        progress("comparing questions", 0, 1)
     found.extend(_duplicate_questions(questions, options.near_duplicate))
     order = {kind: i for i, kind in enumerate(FINDING_KINDS)}
     position = {question.id: i for i, question in enumerate(questions)}
@@ -185,16 +211,26 @@ def _every_copy_given(held: str, alternatives: Sequence[Span], corpus: Corpus, o
 
 
 class _TextCounts:
-    """Non-overlapping occurrences of a text over the whole corpus (cached)."""
+    """Non-overlapping occurrences over the whole corpus of every trimmed gold text, counted in one scan."""
 
-    def __init__(self, corpus: Corpus) -> None:
-        self.corpus = corpus
-        self.cache: dict[str, int] = {}
+    def __init__(self, corpus: Corpus, questions: Sequence[Question], progress: CheckProgress | None = None) -> None:
+        texts = (
+            _trimmed_text(span, corpus)
+            for question in questions
+            for item in question.evidence
+            for span in item.alternatives
+        )
+        scan = None if progress is None else (lambda done, total: progress("counting evidence texts", done, total))
+        self.counts = count_occurrences([document.text for document in corpus.documents], texts, scan)
 
     def count(self, text: str) -> int:
-        if text not in self.cache:
-            self.cache[text] = sum(document.text.count(text) for document in self.corpus.documents) if text else 0
-        return self.cache[text]
+        return self.counts.get(text, 0)
+
+
+def _trimmed_text(span: Span, corpus: Corpus) -> str:
+    text = corpus.by_id[span.doc].text
+    trimmed = trim_span(span, text)
+    return text[trimmed.start : trimmed.end]
 
 
 def _where(span: Span) -> str:
@@ -313,24 +349,39 @@ def _duplicate_questions(questions: Sequence[Question], threshold: float) -> Ite
 def similar_pairs(sets: Sequence[tuple[str, frozenset[str]]], threshold: float) -> list[tuple[str, str, float]]:
     """Every pair (earlier id, later id, Jaccard) of sets with Jaccard similarity >= ``threshold``.
 
-    Exact, by prefix filtering: with tokens ordered rarest first, two sets whose
-    overlap reaches ``ceil(threshold * |A|)`` share a token among the first
-    ``|A| - ceil(threshold * |A|) + 1`` of each, so only those are indexed.
+    Exact, by prefix filtering on token *pairs*, so the candidates do not grow with the square of
+    the sets (a single token's posting list grows with them, a pair's hardly does). With tokens
+    ordered rarest first, two sets with ``J >= t`` share at least ``ceil(t * |A|)`` tokens, so their
+    two rarest shared tokens both lie among the first ``|A| - ceil(t * |A|) + 2`` tokens of each:
+    every pair of those is a key, and only sets sharing a key are compared. Two sets can share a
+    single token and still reach ``t`` only when both hold at most ``1 / t`` tokens; such small sets
+    are keyed by each token too. Pairs are listed by the later set, then the earlier, in input order.
     """
     frequency = Counter(token for _, tokens in sets for token in tokens)
-    index: dict[str, list[int]] = {}
-    ordered = [sorted(tokens, key=lambda t: (frequency[t], t)) for _, tokens in sets]
+    rank = {token: i for i, token in enumerate(sorted(frequency, key=lambda t: (frequency[t], t)))}  # rarest first
+    index: dict[int, list[int]] = {}
     pairs = []
-    for i, tokens in enumerate(ordered):
-        if not tokens:
+    for i, (_, tokens) in enumerate(sets):
+        size = len(tokens)
+        if not size:
             continue
-        prefix = len(tokens) - math.ceil(threshold * len(tokens)) + 1
-        candidates = {j for token in tokens[:prefix] for j in index.get(token, ())}
+        ordered = sorted(tokens, key=rank.__getitem__)
+        length = min(size, size - math.ceil(threshold * size - _SLACK) + 2)
+        keys = {hash(pair) for pair in itertools.combinations(ordered[:length], 2)}
+        if size * threshold <= 1 + _SLACK:
+            keys.update(hash(token) for token in ordered)
+        candidates = {j for key in keys for j in index.get(key, ())}
         for j in sorted(candidates):
-            a, b = sets[j][1], sets[i][1]
-            similarity = len(a & b) / len(a | b)
+            other = sets[j][1]
+            if not threshold * size <= len(other) * (1 + _SLACK) or not threshold * len(other) <= size * (1 + _SLACK):
+                continue  # the sizes alone keep the similarity below the threshold
+            similarity = len(other & tokens) / len(other | tokens)
             if similarity >= threshold:
                 pairs.append((sets[j][0], sets[i][0], similarity))
-        for token in tokens[:prefix]:
-            index.setdefault(token, []).append(i)
+        for key in keys:
+            index.setdefault(key, []).append(i)
     return pairs
+
+
+_SLACK = 1e-9
+"""Rounding room in the bounds: a looser bound only keeps more candidates, it never loses a pair."""

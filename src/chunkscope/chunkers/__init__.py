@@ -1,6 +1,7 @@
 """Chunkers, registered by name; importing this package registers the built-ins."""
 
 from chunkscope.chunkers import (
+    contextual,
     fixed,
     imported,
     langchain_splitters,
@@ -20,6 +21,7 @@ __all__ = [
     "Chunking",
     "chunk_corpus",
     "chunkers",
+    "contextual",
     "fixed",
     "imported",
     "langchain_splitters",

@@ -20,13 +20,17 @@ from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
     corpus_cmd,
+    drift_cmd,
     eval_cmd,
     explain_cmd,
     fragility_cmd,
     gold_cmd,
     inspect_cmd,
+    report_cmd,
+    serve_cmd,
     sweep_cmd,
     tokens_cmd,
+    tune_cmd,
     whatif_cmd,
 )
 from chunkscope.cli.common import EXIT_INPUT, report_error
@@ -46,6 +50,10 @@ COMMANDS = (
     fragility_cmd,
     whatif_cmd,
     tokens_cmd,
+    report_cmd,
+    serve_cmd,
+    drift_cmd,
+    tune_cmd,
     corpus_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""

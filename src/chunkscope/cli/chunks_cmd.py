@@ -215,6 +215,8 @@ def chunk_record(chunk: Chunk, write: OffsetWriter, tokens: int | None = None) -
     }
     if chunk.prefix:
         record["prefix"] = chunk.prefix
+    if chunk.context:
+        record["context"] = chunk.context  # indexed, not sent (contextual chunks with send=false)
     if chunk.section is not None:
         record["section"] = chunk.section
     if tokens is not None:

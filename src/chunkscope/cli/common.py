@@ -82,6 +82,20 @@ def add_gold_source_options(group: Any) -> None:
         help="RAGAS/DeepEval style test set (JSON, JSONL or CSV: question + reference contexts), with --corpus",
     )
     group.add_argument(
+        "--questions-newlines",
+        choices=("as-is", "lf"),
+        default="as-is",
+        help="what the questions file's offsets count: each document as it is (default), or as read with "
+        "universal newlines, CRLF as LF (Python's text mode, LangChain's TextLoader); lf maps them back exactly",
+    )
+    group.add_argument(
+        "--skip-bad-gold",
+        action="store_true",
+        help="leave out a question whose gold no span can be made of (an answer not at its answer_start, a span "
+        "out of range or inside a character, an unknown document, a quote not found or ambiguous) and count it "
+        "in the report's excluded_reasons, instead of refusing the whole file",
+    )
+    group.add_argument(
         "--financebench",
         metavar="FILE",
         help="FinanceBench JSONL (doc_name, evidence pages 0-indexed, evidence_text), with --corpus DIR of its PDFs",
@@ -271,7 +285,11 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         questions_offset_unit=questions_offset_unit(args),
         lenient=lenient,
         trim=trim,
+        skip_bad_gold=getattr(args, "skip_bad_gold", False),
+        questions_newlines=getattr(args, "questions_newlines", "as-is"),
     )
+    for notice in dataset.notices:
+        print(f"chunkscope: {notice}", file=sys.stderr)
     if not lenient:
         report_gold_issues(dataset)
     return dataset
@@ -351,6 +369,25 @@ def budget_unit(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def add_executor_option(parser: argparse.ArgumentParser) -> None:
+    """--executor: evaluate the configurations on a Dask cluster instead of local processes."""
+    parser.add_argument(
+        "--executor",
+        metavar="dask://HOST:PORT",
+        help="evaluate each configuration as a task of the Dask cluster whose scheduler listens there "
+        "(extra chunkscope[dask]); the results are those of a local run. Default: local, --jobs processes",
+    )
+
+
+def check_executor(args: argparse.Namespace) -> None:
+    """A malformed --executor address fails before any work (an unreachable one when the run connects)."""
+    executor = getattr(args, "executor", None)
+    if executor is not None:
+        from chunkscope.pipeline.distributed import scheduler_address
+
+        scheduler_address(executor)
+
+
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     """--jobs: worker processes evaluating configurations in parallel (and --quiet: no progress)."""
     parser.add_argument(
@@ -371,25 +408,33 @@ def evaluate_all(
     evaluator: Evaluator | None = None,
     alongside: Callable[[], None] | None = None,
     finished: Callable[[int, ConfigResult], None] | None = None,
+    executor: str | None = None,
 ) -> list[ConfigResult]:
     """Evaluate configurations (``jobs`` at a time), with progress on stderr (:mod:`chunkscope.cli.progress`).
 
     Chunking problems and retriever warnings are printed once each, afterwards.
     With ``evaluator`` (e.g. the inspector's, which keeps the results cached) the configurations
     are evaluated by it in this process, whatever ``jobs`` says. ``alongside`` and ``finished``: see
-    :func:`chunkscope.pipeline.parallel.evaluate_configs`.
+    :func:`chunkscope.pipeline.parallel.evaluate_configs`. ``executor`` (``dask://HOST:PORT``) evaluates
+    them as tasks of that Dask cluster instead (:mod:`chunkscope.pipeline.distributed`).
     """
-    with configs_progress([config.label for config in configs]) as follow:
-        evaluation = evaluate_configs(
-            dataset.corpus,
-            dataset.questions.questions,
-            configs,
-            jobs,
-            follow,
-            evaluator=evaluator,
-            alongside=alongside,
-            finished=finished,
-        )
+    questions = dataset.questions.questions
+    if executor is not None and evaluator is None:
+        from chunkscope.pipeline.distributed import evaluate_on_cluster  # dask loads only for --executor
+
+        evaluation = evaluate_on_cluster(executor, dataset.corpus, questions, configs, alongside, finished)
+    else:
+        with configs_progress([config.label for config in configs]) as follow:
+            evaluation = evaluate_configs(
+                dataset.corpus,
+                questions,
+                configs,
+                jobs,
+                follow,
+                evaluator=evaluator,
+                alongside=alongside,
+                finished=finished,
+            )
     for warning in evaluation.retriever_warnings:
         print(f"chunkscope: warning: {warning}", file=sys.stderr)
     for chunker, problems in evaluation.chunking_problems:
@@ -448,7 +493,7 @@ def show_and_write_reports(
     write_outputs(args, {"json": json, "csv": csv, "markdown": markdown})
 
 
-OUTPUT_OPTIONS = ("json", "csv", "markdown", "write", "out")
+OUTPUT_OPTIONS = ("json", "csv", "markdown", "html", "write", "out")
 
 
 def check_outputs(args: argparse.Namespace, configs: Sequence[Config] = ()) -> None:
@@ -508,7 +553,7 @@ def typed(args: argparse.Namespace, option: str) -> str:
 
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
-    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline")
+    names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline", "queries")
     paths = [getattr(args, name, None) for name in (*names, "financebench")]
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
@@ -522,7 +567,8 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
 
 
 def _strategy_paths(strategy: object) -> Iterator[str]:
-    """Values of ``path`` parameters (imported chunks, run files), nested strategies included."""
+    """Values of ``path`` parameters (imported chunks, run files) and of fields marked ``input_path`` (context
+    files), nested strategies included."""
     if isinstance(strategy, tuple):
         for part in strategy:
             yield from _strategy_paths(part)
@@ -531,7 +577,7 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
         return
     for f in dataclasses.fields(strategy):
         value = getattr(strategy, f.name)
-        if f.name == "path" and isinstance(value, str):
+        if (f.name == "path" or f.metadata.get("input_path")) and isinstance(value, str):
             yield value
         else:
             yield from _strategy_paths(value)
@@ -539,4 +585,4 @@ def _strategy_paths(strategy: object) -> Iterator[str]:
 
 def stdout_is_data(args: argparse.Namespace) -> bool:
     """True when a report goes to stdout, so tables must go to stderr."""
-    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown"))
+    return any(names_stdout(getattr(args, option, None)) for option in ("json", "csv", "markdown", "html"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,6 +19,7 @@ from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.answer_options import add_answer_options, answer_inputs, outcome_for, print_outcome
 from chunkscope.cli.bounds import MAX_PERMUTATIONS, MAX_SEED, bounded_int, probability
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.errors import ChunkscopeError
 from chunkscope.pipeline.config import parse_config
 from chunkscope.reports.answers import (
@@ -59,7 +61,9 @@ def add_parser(subparsers: Any) -> None:
     add_group_options(parser)
     add_answer_options(parser, sides=2)
     common.add_output_options(parser)
+    add_html_option(parser)
     common.add_jobs_option(parser)
+    common.add_executor_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -97,11 +101,12 @@ def run(args: argparse.Namespace) -> int:
         for text in (args.a, args.b)
     ]
     common.check_outputs(args, configs)
+    common.check_executor(args)
     margins = equivalence_margins(args)
     answers = answer_inputs(args, sides=2)
     owners = _answer_owners(args, configs, len(answers.files))
     dataset, rules = apply_groups(args, common.load_from_args(args))
-    results = common.evaluate_all(dataset, configs, args.jobs)
+    results = common.evaluate_all(dataset, configs, args.jobs, executor=args.executor)
     tags = question_tags(dataset.questions.questions) if args.by_tag else None
     comparison = compare(results[0], results[1], args.permutations, args.seed, args.alpha, tags=tags)
     equivalence = None
@@ -117,16 +122,18 @@ def run(args: argparse.Namespace) -> int:
     if outcome.transitions is not None:
         console.print(outcome.transitions.sentence(), highlight=False)
 
-    def json_report() -> str:
-        report = with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
+    @functools.cache
+    def report() -> dict[str, Any]:
+        built = with_group_note(compare_report(dataset, results, comparison, equivalence, effects), rules)
         if not outcome.empty:
-            report["answers"] = _answers_json(results, outcome)
-        return to_json(report)
+            built["answers"] = _answers_json(results, outcome)
+        return built
 
     common.write_outputs(
         args,
         {
-            "json": json_report,
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("compare", report(), dataset, results),
             "csv": lambda: add_to_compare_csv(compare_csv(comparison, equivalence, effects), results, outcome),
             "markdown": lambda: (
                 markdown_group_note(

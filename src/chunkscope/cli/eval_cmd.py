@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from typing import Any
 
@@ -11,6 +12,7 @@ from chunkscope.analysis.groups import by_tag
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.answer_options import add_answer_options, answer_inputs, answers_config, outcome_for, print_outcome
 from chunkscope.cli.group_options import add_group_options, apply_groups
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.errors import ChunkscopeError
 from chunkscope.reports.answers import add_to_csv, add_to_eval_report, answers_markdown
 from chunkscope.reports.eval import eval_report, to_csv, to_json, to_markdown
@@ -29,6 +31,7 @@ def add_parser(subparsers: Any) -> None:
     common.add_input_options(parser)
     common.add_config_options(parser)
     common.add_output_options(parser, offsets=True)
+    add_html_option(parser)
     common.add_jobs_option(parser)
     parser.add_argument("--by-tag", action="store_true", help="break every metric down by question tag")
     add_group_options(parser)
@@ -70,15 +73,17 @@ def run(args: argparse.Namespace) -> int:
     print_outcome(console, results, outcome)
     unit = common.report_offset_unit(args)
 
-    def json_report() -> str:
-        report = eval_report(dataset, results, unit, effects, rules)
-        add_to_eval_report(report, results, outcome)
-        return to_json(report)
+    @functools.cache
+    def report() -> dict[str, Any]:
+        built = eval_report(dataset, results, unit, effects, rules)
+        add_to_eval_report(built, results, outcome)
+        return built
 
     common.write_outputs(
         args,
         {
-            "json": json_report,
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("eval", report(), dataset, results),
             "csv": lambda: add_to_csv(to_csv(results, OffsetWriter(dataset.corpus, unit), effects), results, outcome),
             "markdown": lambda: to_markdown(dataset, results, unit, effects) + answers_markdown(results, outcome),
         },

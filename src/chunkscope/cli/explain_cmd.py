@@ -7,6 +7,7 @@ from typing import Any
 
 from chunkscope.cli import common
 from chunkscope.cli.answer_options import add_answer_options, answer_inputs, outcome_for
+from chunkscope.cli.one_config import add_one_config_options, one_config_and_dataset
 
 NAME = "explain"
 
@@ -23,9 +24,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("question_ids", nargs="+", metavar="QID", help="question id(s)")
-    common.add_input_options(parser)
-    common.add_config_options(parser, many_chunkers=False)
-    common.add_output_options(parser)
+    add_one_config_options(parser)
     add_answer_options(parser, choose_config=False)
     parser.set_defaults(run=run)
 
@@ -39,10 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from chunkscope.reports.eval import to_json
     from chunkscope.reports.explain import explain_csv, explain_markdown, explain_report
 
-    config = common.configs_from_args(args, [args.chunker])[0]
-    common.check_outputs(args, [config])
     answers = answer_inputs(args)
-    dataset = common.load_from_args(args)
+    config, dataset = one_config_and_dataset(args)
     evaluator = Evaluator(dataset.corpus, dataset.questions.questions)
     explainer = Explainer(evaluator)
     explanations = [explainer.explain(config, question_id) for question_id in dict.fromkeys(args.question_ids)]

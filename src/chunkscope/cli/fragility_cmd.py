@@ -7,6 +7,7 @@ from typing import Any
 
 from chunkscope.analysis.fragility import FragilityResult, fragility, neighbours
 from chunkscope.cli import common
+from chunkscope.cli.one_config import add_one_config_options, one_config_and_dataset
 from chunkscope.cli.progress import add_quiet_option, stage_progress
 from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.evaluate import Evaluator
@@ -28,9 +29,7 @@ def add_parser(subparsers: Any) -> None:
             "the share of neighbours where it differs, and which OK questions are robust and which fragile."
         ),
     )
-    common.add_input_options(parser)
-    common.add_config_options(parser, many_chunkers=False)
-    common.add_output_options(parser)
+    add_one_config_options(parser)
     parser.add_argument(
         "--most",
         type=common.positive_int,
@@ -44,10 +43,8 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the configuration has neighbours, evaluate them all, print and write reports."""
-    config = common.configs_from_args(args, [args.chunker])[0]
-    neighbours(config)  # a chunker without a size fails here, before the data is loaded
-    common.check_outputs(args, [config])
-    dataset = common.load_from_args(args)
+    # A chunker without a size fails in neighbours, before the data is loaded.
+    config, dataset = one_config_and_dataset(args, check=neighbours)
     result = _evaluate(dataset, config)
     common.show_and_write_reports(
         args,

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from rich.console import Console
 from rich.table import Table
 
 from chunkscope.analysis.gold import (
@@ -13,6 +14,7 @@ from chunkscope.analysis.gold import (
     DEFAULT_REPEATED,
     FINDING_KINDS,
     CheckOptions,
+    Finding,
     GoldCheck,
     check_gold,
 )
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         raise ChunkscopeError("--write needs --questions, --chroma or --testset (SQuAD and TyDi gold are offsets)")
     common.check_outputs(args)
     dataset = common.load_from_args(args, lenient=True, trim=False)
-    check = check_gold(dataset.corpus, dataset.questions, CheckOptions(args.repeated, args.near_duplicate))
+    check = _checked(dataset, CheckOptions(args.repeated, args.near_duplicate), _file_findings(dataset))
     allowed = tuple(args.allow or ())
     left_as_is: tuple[GoldIssue, ...] = ()
     kept = True
@@ -103,6 +105,26 @@ def run(args: argparse.Namespace) -> int:
     return common.EXIT_GATE if check.problems(allowed) else common.EXIT_OK
 
 
+def _file_findings(dataset: Dataset) -> tuple[Finding, ...]:
+    """An ``offset_unit`` finding for each questions file whose offsets-only spans read clearly better another way."""
+    return tuple(Finding("offset_unit", "", suspicion.message()) for suspicion in dataset.suspicions)
+
+
+def _checked(dataset: Dataset, options: CheckOptions, file_findings: tuple[Finding, ...] = ()) -> GoldCheck:
+    """The check, with a progress bar on stderr when it is a terminal (as ``eval`` shows)."""
+    if not sys.stderr.isatty():
+        return check_gold(dataset.corpus, dataset.questions, options, file_findings=file_findings)
+    from rich.progress import Progress  # bars only on a terminal
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("checking gold", total=1)
+
+        def follow(stage: str, done: int, total: int) -> None:
+            progress.update(task, description=stage, completed=done, total=max(total, 1))
+
+        return check_gold(dataset.corpus, dataset.questions, options, follow, file_findings)
+
+
 def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...], bool]:
     """The repaired questions file, the references it could not resolve, and whether it keeps them as they were
     (a questions file does; one written from Chroma's CSV or a test set holds the loaded questions only)."""
@@ -110,7 +132,8 @@ def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[Go
     if questions is None and args.chroma is None and args.testset is None and args.financebench is None:
         questions = sample_paths()[1]
     if questions is not None:
-        fixed, left = repair_questions(questions, dataset.corpus, args.gold_match, common.questions_offset_unit(args))
+        unit = common.questions_offset_unit(args)
+        fixed, left = repair_questions(questions, dataset.corpus, args.gold_match, unit, args.questions_newlines)
         return fixed, left, True
     return questions_jsonl(dataset.questions.questions, dataset.corpus), dataset.questions.issues, False
 
@@ -137,7 +160,9 @@ def _print(
         if not counts[kind]:
             continue
         shown = [f for f in check.findings if f.kind == kind][:SHOWN_PER_KIND]
-        examples = "\n".join(f"{f.question}: {f.where + ': ' if f.where else ''}{f.detail}" for f in shown)
+        examples = "\n".join(
+            (f"{f.question}: " if f.question else "") + (f"{f.where}: " if f.where else "") + f.detail for f in shown
+        )
         name = f"{kind} (allowed)" if kind in allowed else kind
         table.add_row(name, str(counts[kind]), examples)
     if check.findings:

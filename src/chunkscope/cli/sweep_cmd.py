@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
@@ -18,6 +20,7 @@ from chunkscope.analysis.sweepmap import Cost, SweepMap
 from chunkscope.cli import common, render, rerank_support
 from chunkscope.cli.compare_cmd import add_test_options, equivalence_margins, render_equivalence
 from chunkscope.cli.group_options import add_group_options, apply_groups, markdown_group_note, with_group_note
+from chunkscope.cli.html_output import add_html_option, html_report
 from chunkscope.errors import ChunkscopeError, SpecError
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.pipeline.config import PUBLISHED_CHUNKERS, make_config
@@ -25,6 +28,9 @@ from chunkscope.reports.eval import to_json
 from chunkscope.reports.format import metric_label
 from chunkscope.reports.sweep import COST_WORDS, ParetoChoice, sweep_csv, sweep_markdown, sweep_report
 from chunkscope.results import Config, ConfigResult
+from chunkscope.retrievers import parse_retriever
+from chunkscope.retrievers.hybrid import WeightedHybrid
+from chunkscope.spec.grammar import SpecDefaults, format_spec
 
 if TYPE_CHECKING:
     from chunkscope.analysis.comparison import ComparisonSet
@@ -61,18 +67,26 @@ def add_parser(subparsers: Any) -> None:
     grid.add_argument("--preset", choices=sorted(PRESETS), help="built-in grid; published = the eight configurations")
     group = parser.add_argument_group("configuration (shared by every chunker)")
     group.add_argument("--retriever", metavar="SPEC", default="bm25", help="retriever spec (default: bm25)")
+    grid.add_argument(
+        "--hybrid-alpha",
+        type=fraction_list,
+        metavar="A,A,...",
+        help="with a hybrid --retriever: one configuration per alpha for every chunker, e.g. 0,0.25,0.5,0.75,1",
+    )
     common.add_delivery_options(group)
     add_test_options(parser)
     parser.add_argument("--by-tag", action="store_true", help="also break every metric and test down by tag")
     add_group_options(parser)
     add_map_options(parser)
     common.add_output_options(parser)
+    add_html_option(parser)
     parser.add_argument(
         "--inspect",
         action="store_true",
         help="then open the inspector on the sweep map (enter on a cell: that configuration as A, the best as B)",
     )
     common.add_jobs_option(parser)
+    common.add_executor_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -132,6 +146,24 @@ def number_list(text: str) -> list[float]:
     return values
 
 
+def fraction_list(text: str) -> list[float]:
+    """argparse type: comma-separated numbers between 0 and 1."""
+    values = number_list(text)
+    if any(value > 1 for value in values):
+        raise argparse.ArgumentTypeError(f"expected comma-separated numbers between 0 and 1, got {text!r}")
+    return values
+
+
+def alpha_retrievers(retriever: str, alphas: Sequence[float] | None, defaults: SpecDefaults) -> list[str]:
+    """``retriever`` once per alpha of ``--hybrid-alpha`` (it must then be a hybrid), or alone."""
+    if alphas is None:
+        return [retriever]
+    strategy = parse_retriever(retriever, defaults)
+    if not isinstance(strategy, WeightedHybrid):
+        raise ChunkscopeError(f"--hybrid-alpha needs a hybrid --retriever (hybrid:bm25+dense), got '{retriever}'")
+    return [format_spec(replace(strategy, alpha=alpha)) for alpha in dict.fromkeys(alphas)]
+
+
 def overlap_chars(size: int, overlap: float) -> int:
     """Overlap in characters: ``round(overlap * size)`` for a fraction (< 1), else ``overlap`` itself."""
     if overlap < 1:
@@ -170,8 +202,9 @@ def sweep_configs(args: argparse.Namespace) -> tuple[list[Config], list[str]]:
         specs = list(PRESETS[args.preset or "published"]) + specs
     defaults = common.spec_defaults(args)
     configs = [
-        make_config(spec, args.retriever, args.top_k, args.budget, args.overflow, defaults, **common.budget_unit(args))
+        make_config(spec, retriever, args.top_k, args.budget, args.overflow, defaults, **common.budget_unit(args))
         for spec in specs
+        for retriever in alpha_retrievers(args.retriever, getattr(args, "hybrid_alpha", None), defaults)
     ]
     unique = list(dict.fromkeys(configs))
     if len(unique) < 2:
@@ -184,6 +217,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the grid, test every pair, print the table and write reports."""
     configs, notes = sweep_configs(args)
     common.check_outputs(args, configs)
+    common.check_executor(args)
     if args.inspect and common.stdout_is_data(args):
         raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     margins = equivalence_margins(args)
@@ -193,7 +227,9 @@ def run(args: argparse.Namespace) -> int:
     questions = dataset.questions.questions
     # The tests' random numbers are drawn, and each result's values taken, while the configurations are evaluated.
     ahead = PairTestsAhead(len(questions), args.permutations, args.seed)
-    results = common.evaluate_all(dataset, configs, args.jobs, evaluator, ahead.start, ahead.add)
+    results = common.evaluate_all(
+        dataset, configs, args.jobs, evaluator, ahead.start, ahead.add, executor=args.executor
+    )
     tags = question_tags(questions) if args.by_tag else None
     comparisons = compare_all(results, args.permutations, args.seed, args.alpha, tags=tags, ahead=ahead)
     equivalence = None
@@ -221,14 +257,16 @@ def run(args: argparse.Namespace) -> int:
         render.sweep_table(
             console, f"tag {group.group} ({group_results[0].summary.questions} questions)", group, group_results
         )
+    report = functools.cache(
+        lambda: with_group_note(
+            sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
+        )
+    )
     common.write_outputs(
         args,
         {
-            "json": lambda: to_json(
-                with_group_note(
-                    sweep_report(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules
-                )
-            ),
+            "json": lambda: to_json(report()),
+            "html": lambda: html_report("sweep", report(), dataset, results),
             "csv": lambda: sweep_csv(comparisons, results, tag_results, equivalence, effects, pareto),
             "markdown": lambda: markdown_group_note(
                 sweep_markdown(dataset, results, comparisons, tag_results, equivalence, effects, pareto), rules

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from chunkscope.cli import common
+from chunkscope.cli.one_config import add_one_config_options, one_config_and_dataset
 
 NAME = "whatif"
 
@@ -23,9 +24,7 @@ def add_parser(subparsers: Any) -> None:
             "options are accepted, as for eval, and do not change the result."
         ),
     )
-    common.add_input_options(parser)
-    common.add_config_options(parser, many_chunkers=False)
-    common.add_output_options(parser)
+    add_one_config_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -36,9 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from chunkscope.reports.eval import to_json
     from chunkscope.reports.whatif import whatif_csv, whatif_markdown, whatif_report
 
-    config = common.configs_from_args(args, [args.chunker])[0]
-    common.check_outputs(args, [config])
-    dataset = common.load_from_args(args)
+    config, dataset = one_config_and_dataset(args)
     result = whatif(config.chunker, dataset.corpus, dataset.questions.questions)
     common.show_and_write_reports(
         args,

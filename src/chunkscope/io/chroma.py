@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold, count_reason
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import (
@@ -34,14 +35,18 @@ CORPUS_SUFFIXES = (".md", ".txt")
 
 
 def load_chroma(
-    path: str | Path, corpus_dir: str | Path | None = None, policy: MatchPolicy = DEFAULT_POLICY
+    path: str | Path,
+    corpus_dir: str | Path | None = None,
+    policy: MatchPolicy = DEFAULT_POLICY,
+    skip_bad_gold: bool = False,
 ) -> Dataset:
     """Load a Chroma ``questions_df.csv`` with the corpora it names.
 
     A reference's ``content`` must agree with the corpus text at its offsets
     (by the ladder of ``policy``); however often the content occurs elsewhere, the
     offsets pick the occurrence. A question with a reference that does not agree is
-    excluded, counted and listed in ``QuestionSet.issues``.
+    excluded, counted and listed in ``QuestionSet.issues``. ``skip_bad_gold``: a question with a
+    reference out of its document's range is excluded and counted too, instead of refusing the file.
     """
     path = Path(path)
     require_regular_file(path)
@@ -52,13 +57,15 @@ def load_chroma(
         mode = path_mode(root)
         found = "" if mode is None else f": it is {non_regular_kind(mode) or 'a regular file'}"
         raise InputError(str(root), f"no corpora directory{found} (give --corpus DIR holding <corpus_id>.md files)")
-    builder = _ChromaBuilder(str(path), root, QuoteFinder(policy))
+    builder = _ChromaBuilder(str(path), root, QuoteFinder(policy), skip_bad_gold)
     for line, index, row in csv_rows(path, text, COLUMNS):
         builder.add_row(line, index, row)
-    if not builder.questions and not builder.excluded:
+    if not builder.questions and not builder.excluded and not builder.skipped:
         raise InputError(str(path), "the question set is empty: nothing to evaluate")
     excluded = {"reference not at its offsets": builder.excluded} if builder.excluded else {}
-    questions = QuestionSet(tuple(builder.questions), builder.excluded, excluded, tuple(builder.issues))
+    excluded |= builder.skipped
+    total = sum(excluded.values())
+    questions = QuestionSet(tuple(builder.questions), total, excluded, tuple(builder.issues))
     sources = (SourceFile(str(path), digest), *builder.sources)
     return Dataset(Corpus(tuple(builder.documents.values())), questions, sources, path.stem)
 
@@ -98,7 +105,9 @@ def csv_rows(path: Path, text: str, required: tuple[str, ...]) -> Iterator[tuple
 
 
 class _ChromaBuilder:
-    def __init__(self, path: str, root: Path, finder: QuoteFinder) -> None:
+    def __init__(self, path: str, root: Path, finder: QuoteFinder, skip_bad_gold: bool = False) -> None:
+        self.skip_bad_gold = skip_bad_gold
+        self.skipped: dict[str, int] = {}
         self.path = path
         self.root = root
         self.finder = finder
@@ -132,7 +141,13 @@ class _ChromaBuilder:
             raise self.fail(line, "references", "must be a non-empty JSON list of {content, start_index, end_index}")
         evidence = []
         for i, reference in enumerate(references):
-            span = self.reference(reference, document, line, f"references[{i}]", question_id)
+            try:
+                span = self.reference(reference, document, line, f"references[{i}]", question_id)
+            except BadGold as bad:
+                if not self.skip_bad_gold:
+                    raise
+                count_reason(self.skipped, bad.reason)
+                return
             if span is None:
                 self.excluded += 1
                 return
@@ -165,7 +180,13 @@ class _ChromaBuilder:
             problem = (
                 "is empty" if start >= end else f"is out of range ({document.id} has {len(document.text)} characters)"
             )
-            raise self.fail(line, f"{name}.start_index", f"span [{start}, {end}) {problem}")
+            raise BadGold(
+                self.path,
+                f"span [{start}, {end}) {problem}",
+                line=line,
+                field=f"{name}.start_index",
+                reason="reference out of range or empty",
+            )
         match = self.finder.agrees(document.text, content, start, end)
         if match is not None:
             return Span(document.id, start, end), match

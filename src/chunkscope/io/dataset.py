@@ -10,6 +10,8 @@ from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
 from chunkscope.io.financebench import load_financebench
 from chunkscope.io.gold import trim_question_set
+from chunkscope.io.gold_units import Newlines, Suspicion
+from chunkscope.io.hf_rows import load_hf_testset
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
@@ -36,6 +38,8 @@ def load_dataset(
     lenient: bool = False,
     trim: bool = True,
     questions_offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
+    questions_newlines: Newlines = "as-is",
     financebench: str | Path | None = None,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
@@ -46,7 +50,11 @@ def load_dataset(
     ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
     (``gold check``). With ``trim`` (the default) every gold span loses its edge
     whitespace, the span a chunk must contain. ``questions_offset_unit`` is what the evidence
-    offsets (or SQuAD ``answer_start``) count.
+    offsets (or SQuAD ``answer_start``) count. ``skip_bad_gold``: a question whose gold no span can be
+    made of is excluded and counted (``QuestionSet.excluded_reasons``) instead of refusing its file.
+    ``questions_newlines="lf"``: the questions file's offsets count the documents read with universal
+    newlines. When another reading of the file's offsets-only spans is clearly better (another unit, or
+    the other line endings), the dataset carries a warning naming what to pass.
     """
     given = {
         name: value
@@ -76,6 +84,8 @@ def load_dataset(
         gold_match,
         lenient,
         questions_offset_unit,
+        skip_bad_gold,
+        questions_newlines,
         financebench,
     )
     if not trim:
@@ -95,6 +105,8 @@ def _load(
     gold_match: MatchPolicy,
     lenient: bool,
     questions_offset_unit: OffsetUnit,
+    skip_bad_gold: bool = False,
+    questions_newlines: Newlines = "as-is",
     financebench: str | Path | None = None,
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
@@ -102,12 +114,21 @@ def _load(
             if corpus is not None:
                 raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
             return (
-                load_squad(path, squad_answers, questions_offset_unit)
+                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold)
                 if option == "--squad"
-                else load_tydi(path, tydi_language)
+                else load_tydi(path, tydi_language, skip_bad_gold)
             )
     if chroma is not None:
-        return load_chroma(chroma, corpus, gold_match)
+        return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
+    if testset is not None:
+        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold)
+        if exported is not None:
+            if corpus is not None:
+                raise InputError(
+                    str(testset),
+                    "a HuggingFace SQuAD export holds its own documents (its contexts): give it without --corpus",
+                )
+            return exported
     name = None
     if corpus is None and questions is None and testset is None and financebench is None:
         corpus, questions = sample_paths()
@@ -116,16 +137,29 @@ def _load(
         missing = "--corpus" if corpus is None else "--questions"
         raise InputError(str(corpus or questions or testset or financebench), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
+    notices: tuple[str, ...] = ()
+    suspicions: tuple[Suspicion, ...] = ()
     if financebench is not None:
         question_set, question_source = load_financebench(financebench, loaded_corpus, gold_match)
     elif testset is not None:
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above
+        found: list[Suspicion] = []
         question_set, question_source = load_questions(
-            questions, loaded_corpus, gold_match, lenient, questions_offset_unit
+            questions,
+            loaded_corpus,
+            gold_match,
+            lenient,
+            questions_offset_unit,
+            skip_bad_gold,
+            questions_newlines,
+            reading=found,
         )
-    return Dataset(loaded_corpus, question_set, (corpus_source, question_source), name or Path(corpus).name)
+        suspicions = tuple(found)
+        notices = tuple("warning: " + suspicion.message() for suspicion in found)
+    sources = (corpus_source, question_source)
+    return Dataset(loaded_corpus, question_set, sources, name or Path(corpus).name, notices, suspicions)
 
 
 def sample_paths() -> tuple[Path, Path]:

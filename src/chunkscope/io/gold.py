@@ -7,8 +7,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from chunkscope.errors import InputError
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.model import Corpus, EvidenceItem, Question, QuestionSet, Span, SpanMatch
+
+SKIP_BAD_GOLD = "--skip-bad-gold"
+"""The option that leaves out a question whose gold cannot be used instead of refusing its file."""
+
+
+class BadGold(InputError):
+    """Gold that no span can be made of (an answer not at its offset, a span out of range, a quote not found...).
+
+    Its message names :data:`SKIP_BAD_GOLD`; a loader given that option catches it, leaves the question out
+    and counts it under ``reason`` in ``QuestionSet.excluded_reasons``.
+    """
+
+    def __init__(
+        self, path: str, message: str, *, line: int | None = None, field: str | None = None, reason: str = "bad gold"
+    ) -> None:
+        hint = f" ({SKIP_BAD_GOLD} leaves such questions out and counts them)"
+        super().__init__(path, message if message.endswith(hint) else message + hint, line=line, field=field)
+        self.reason = reason
+
+
+def count_reason(reasons: dict[str, int], reason: str) -> None:
+    """One more question excluded for ``reason``."""
+    reasons[reason] = reasons.get(reason, 0) + 1
 
 
 def trim_span(span: Span, text: str) -> Span:

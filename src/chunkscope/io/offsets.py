@@ -13,13 +13,15 @@ character, or between the halves of a surrogate pair) has no code-point equivale
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
 
-from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold
+from chunkscope.io.newlines import newline_view
 from chunkscope.model import Corpus
 
 OffsetUnit = Literal["codepoint", "utf8", "utf16"]
@@ -116,19 +118,52 @@ def _cumulative_units(text: str, unit: OffsetUnit) -> npt.NDArray[np.int64] | No
     return before
 
 
-class DocumentOffsets:
-    """One :class:`UnitOffsets` per document text, built when first asked for."""
+class ViewOffsets(UnitOffsets):
+    """Offsets in ``unit`` counted on a text's universal-newlines view (CRLF as LF), converted to the text's own.
 
-    def __init__(self, unit: OffsetUnit) -> None:
+    ``text`` is the view; :meth:`to_codepoint` maps back to the original exactly
+    (:meth:`chunkscope.io.newlines.NewlineView.to_original`), :meth:`from_codepoint` the other way.
+    """
+
+    def __init__(self, original: str, unit: OffsetUnit) -> None:
+        self.view = newline_view(original)
+        super().__init__(self.view.text, unit)
+        self.original = original
+        self._removed = [view_offset + k for k, view_offset in enumerate(self.view.breaks)]
+        """Original offsets of the removed ``\r`` of every CRLF pair."""
+
+    def to_codepoint(self, offset: int) -> int:
+        """The original code-point offset of view offset ``offset`` (in the unit)."""
+        return self.view.to_original(super().to_codepoint(offset))
+
+    def from_codepoint(self, index: int) -> int:
+        """The view offset in the unit of original code-point offset ``index``."""
+        if not 0 <= index <= len(self.original):
+            raise ValueError(f"code-point offset {index} is outside the text (0..{len(self.original)})")
+        return super().from_codepoint(index - bisect_left(self._removed, index))
+
+
+class DocumentOffsets:
+    """One :class:`UnitOffsets` per document text, built when first asked for.
+
+    With ``lf`` the offsets count each text's universal-newlines view (:class:`ViewOffsets`).
+    """
+
+    def __init__(self, unit: OffsetUnit, lf: bool = False) -> None:
         self.unit = unit
+        self.lf = lf
         self._by_text: dict[str, UnitOffsets] = {}
 
     def of(self, text: str) -> UnitOffsets:
         """The converter for ``text``."""
         converter = self._by_text.get(text)
         if converter is None:
-            converter = self._by_text[text] = UnitOffsets(text, self.unit)
+            made = ViewOffsets(text, self.unit) if self.lf else UnitOffsets(text, self.unit)
+            converter = self._by_text[text] = made
         return converter
+
+
+SPAN_OUTSIDE = "offset outside the document"
 
 
 def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets, where: tuple[str, int]) -> Any:
@@ -143,7 +178,8 @@ def evidence_in_codepoints(items: Any, corpus: Corpus, offsets: DocumentOffsets,
         try:
             return converter.to_codepoint(value)
         except OffsetError as exc:
-            raise InputError(where[0], str(exc), line=where[1], field=name) from None
+            reason = "offset inside a character" if exc.inside else SPAN_OUTSIDE
+            raise BadGold(where[0], str(exc), line=where[1], field=name, reason=reason) from None
 
     return _evidence_converted(items, corpus, offsets, to_codepoint)
 
@@ -156,7 +192,10 @@ def evidence_in_unit(items: Any, corpus: Corpus, offsets: DocumentOffsets) -> An
     """
 
     def from_codepoint(converter: UnitOffsets, value: int, name: str) -> int:
-        return converter.from_codepoint(value) if 0 <= value <= len(converter.text) else value
+        try:
+            return converter.from_codepoint(value)
+        except ValueError:  # outside the text: left as it was
+            return value
 
     return _evidence_converted(items, corpus, offsets, from_codepoint)
 

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
-from chunkscope.io.gold import jsonl, span_record, trim_span
+from chunkscope.io.gold import BadGold, count_reason, jsonl, span_record, trim_span
+from chunkscope.io.gold_units import (
+    Newlines,
+    Reading,
+    Suspicion,
+    offsets_line_endings,
+    quote_line_endings,
+    suspect_reading,
+)
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
 from chunkscope.io.sources import SourceFile
@@ -35,12 +43,18 @@ SHOWN_OFFSETS = 10
 """Offsets of an ambiguous quote listed in the error (the count of the others follows: ``+3 more``)."""
 
 
-class UnresolvedGold(InputError):
+GOLD_NOT_RESOLVED = "gold not resolved"
+
+
+class UnresolvedGold(BadGold):
     """A reference whose quote is not found, is ambiguous, or disagrees with its offsets."""
 
     def __init__(self, issue: GoldIssue, path: str, line: int, name: str) -> None:
         self.issue = issue
-        super().__init__(path, issue.message, line=line, field=name)
+        super().__init__(path, issue.message, line=line, field=name, reason=GOLD_NOT_RESOLVED)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return UnresolvedGold, (self.issue, self.path, self.line, self.field)
 
 
 def load_questions(
@@ -49,6 +63,9 @@ def load_questions(
     policy: MatchPolicy = DEFAULT_POLICY,
     lenient: bool = False,
     offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
+    newlines: Newlines = "as-is",
+    reading: list[Suspicion] | None = None,
 ) -> tuple[QuestionSet, SourceFile]:
     """Load questions JSONL and resolve every evidence item against the corpus.
 
@@ -57,36 +74,76 @@ def load_questions(
     error; with ``lenient`` (``gold check``) it is recorded in ``QuestionSet.issues``
     instead and its question excluded.
     ``offset_unit`` is what the file's ``start``/``end`` count; they are converted to code points first.
+    ``skip_bad_gold``: a question with gold no span can be made of (unresolved as above, an unknown
+    document, a span out of range or empty, an offset inside a character) is excluded and counted per
+    reason instead of refusing the file. ``newlines="lf"``: the offsets count each document read with
+    universal newlines (CRLF as LF) and are mapped back to its own text exactly.
+    ``reading``: when given, another reading of the file's offsets-only spans clearly better than the
+    given one is appended to it (:mod:`chunkscope.io.gold_units`); a refusal then names it too.
     """
     path = Path(path)
-    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
     if not exists(path):
         raise InputError(str(path), "no such file")
     text, digest = read_text(path)
-    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient)
+    records = _question_records(path, text)
+    suspicion = _suspicion(path, records, corpus, Reading(offset_unit, newlines)) if reading is not None else None
+    if reading is not None and suspicion is not None:
+        reading.append(suspicion)
+    try:
+        return _loaded(
+            path, digest, records, corpus, policy, lenient, _document_offsets(offset_unit, newlines), skip_bad_gold
+        )
+    except BadGold as bad:
+        if suspicion is None:
+            raise
+        raise InputError(bad.path, f"{bad.message}; {suspicion.message()}", line=bad.line, field=bad.field) from None
+
+
+def _loaded(
+    path: Path,
+    digest: str,
+    records: list[tuple[int, dict[str, Any]]],
+    corpus: Corpus,
+    policy: MatchPolicy,
+    lenient: bool,
+    offsets: DocumentOffsets | None,
+    skip_bad_gold: bool,
+) -> tuple[QuestionSet, SourceFile]:
+    """The question set of ``records`` resolved against the corpus (see :func:`load_questions`)."""
+    resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient or skip_bad_gold)
     questions: list[Question] = []
-    excluded = 0
-    for number, record in _question_records(path, text):
+    reasons: dict[str, int] = {}
+    for number, record in records:
         where = (str(path), number)
         resolver.question_id = record["id"]
         items = record["evidence"]
-        if offsets is not None:
-            items = evidence_in_codepoints(items, corpus, offsets, where)
-        evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
+        try:
+            if offsets is not None:
+                items = evidence_in_codepoints(items, corpus, offsets, where)
+            evidence = tuple(resolver.item(item, where, f"evidence[{i}]") for i, item in enumerate(items))
+        except BadGold as bad:
+            if not skip_bad_gold:
+                raise
+            count_reason(reasons, bad.reason)
+            continue
         if all(item.alternatives for item in evidence):
             tags, references = tuple(record.get("tags", [])), tuple(record.get("answers", []))
             questions.append(Question(record["id"], record["query"], evidence, tags, references))
         else:
-            excluded += 1
+            count_reason(reasons, GOLD_NOT_RESOLVED)
+    excluded = sum(reasons.values())
     if not questions and not excluded:
         raise InputError(str(path), "the question set is empty: nothing to evaluate")
-    reasons = {"gold not resolved": excluded} if excluded else {}
     question_set = QuestionSet(tuple(questions), excluded, reasons, tuple(resolver.issues))
     return question_set, SourceFile(str(path), digest)
 
 
 def repair_questions(
-    path: str | Path, corpus: Corpus, policy: MatchPolicy = DEFAULT_POLICY, offset_unit: OffsetUnit = "codepoint"
+    path: str | Path,
+    corpus: Corpus,
+    policy: MatchPolicy = DEFAULT_POLICY,
+    offset_unit: OffsetUnit = "codepoint",
+    newlines: Newlines = "as-is",
 ) -> tuple[str, tuple[GoldIssue, ...]]:
     """The questions file with every resolvable quote given by offsets, and the references left as they were.
 
@@ -94,10 +151,10 @@ def repair_questions(
     document's exact text as its quote (an approximate match is so resolved to
     offsets); spans lose their edge whitespace; ambiguous or unfound references are
     kept unchanged and returned. Every other key of a record is kept. ``offset_unit``: what the
-    file's offsets count; the repaired file's offsets count the same.
+    file's offsets count; the repaired file's offsets count the same (``newlines`` too).
     """
     path = Path(path)
-    offsets = None if offset_unit == "codepoint" else DocumentOffsets(offset_unit)
+    offsets = _document_offsets(offset_unit, newlines)
     text, _ = read_text(path)
     resolver = _Resolver(str(path), corpus, QuoteFinder(policy), lenient=True)
     records = []
@@ -112,6 +169,35 @@ def repair_questions(
             evidence = evidence_in_unit(evidence, corpus, offsets)
         records.append({**record, "evidence": evidence})
     return jsonl(records), tuple(resolver.issues)
+
+
+def _document_offsets(unit: OffsetUnit, newlines: Newlines) -> DocumentOffsets | None:
+    """The converter of the file's offsets to code points of each document; None when they are code points."""
+    return None if unit == "codepoint" and newlines == "as-is" else DocumentOffsets(unit, lf=newlines == "lf")
+
+
+def _suspicion(
+    path: Path, records: list[tuple[int, dict[str, Any]]], corpus: Corpus, given: Reading
+) -> Suspicion | None:
+    """Another reading of the records' offsets-only spans clearly better than ``given``, or None."""
+    spans = [span for _, record in records for span in _offsets_only(record["evidence"], corpus)]
+    return suspect_reading(str(path), spans, given)
+
+
+def _offsets_only(items: Any, corpus: Corpus) -> Iterator[tuple[Document, int, int]]:
+    """Every well-formed span of ``items`` given by offsets alone, as written (a quote would check it)."""
+    for item in items if isinstance(items, list) else ():
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("any"), list):
+            yield from _offsets_only(item["any"], corpus)
+            continue
+        document = corpus.by_id.get(item["doc"]) if isinstance(item.get("doc"), str) else None
+        start, end = item.get("start"), item.get("end")
+        if document is None or "quote" in item or isinstance(start, bool) or isinstance(end, bool):
+            continue
+        if isinstance(start, int) and isinstance(end, int):
+            yield document, start, end
 
 
 def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
@@ -146,6 +232,8 @@ def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]
 
 
 _SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence", "page", "page_base")
+UNKNOWN_DOCUMENT = "unknown document"
+SPAN_OUT_OF_RANGE = "span out of range or empty"
 
 
 @dataclass(slots=True)
@@ -218,7 +306,7 @@ class _Resolver:
         doc_id = item["doc"]
         document = self.corpus.by_id.get(doc_id) if isinstance(doc_id, str) else None
         if document is None:
-            raise InputError(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc")
+            raise BadGold(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc", reason=UNKNOWN_DOCUMENT)
         if "page" in item or "page_base" in item:
             return self._page(item, document, where, name)
         if "quote" in item:
@@ -249,7 +337,7 @@ class _Resolver:
                 where,
                 f"{name}.quote",
                 f"quote {shorten(quote)} found 0 times in '{document.id}' (--gold-match {self.finder.policy.label}"
-                f"{wider_match_hint(self.finder, document, quote)})",
+                f"{wider_match_hint(self.finder, document, quote)}){quote_line_endings(document.text, quote)}",
             )
         starts = [start for start, _ in hits.places]
         if occurrence is None:
@@ -274,11 +362,12 @@ class _Resolver:
                 field=f"{name}.occurrence",
             )
         if occurrence >= len(hits.places):
-            raise InputError(
+            raise BadGold(
                 path,
                 f"occurrence {occurrence} does not exist: the quote occurs {times(len(hits.places))}",
                 line=line,
                 field=f"{name}.occurrence",
+                reason=GOLD_NOT_RESOLVED,
             )
         return Span(document.id, *hits.places[occurrence]), hits.match
 
@@ -322,7 +411,8 @@ class _Resolver:
             hits.places,
             where,
             f"{name}.start",
-            f"[{given.start}, {given.end}) does not match the quote, {elsewhere}",
+            f"[{given.start}, {given.end}) does not match the quote, {elsewhere}"
+            + offsets_line_endings(document.text, quote, given.start, given.end),
         )
 
     def _unresolved(
@@ -417,7 +507,9 @@ def _offsets(item: Mapping[str, Any], document: Document, where: tuple[str, int]
     start, end = item["start"], item["end"]
     if not 0 <= start < end <= len(document.text):
         problem = "is empty" if start >= end else f"is out of range (document has {len(document.text)} characters)"
-        raise InputError(path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start")
+        raise BadGold(
+            path, f"span [{start}, {end}) {problem}", line=line, field=f"{name}.start", reason=SPAN_OUT_OF_RANGE
+        )
     return Span(document.id, start, end)
 
 

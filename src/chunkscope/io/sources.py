@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chunkscope.io.gold_units import Suspicion
 from chunkscope.model import Corpus, QuestionSet
 
 
@@ -23,3 +24,7 @@ class Dataset:
     questions: QuestionSet
     sources: tuple[SourceFile, ...]
     name: str
+    notices: tuple[str, ...] = ()
+    """One line each on how an input was read, when it could mean two things (printed by the commands)."""
+    suspicions: tuple[Suspicion, ...] = ()
+    """Question files whose offsets-only spans read clearly better another way (each also a notice)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import exists, parse_json, read_text, reject_bom, shorten
@@ -19,9 +20,13 @@ _SHORT = 1000
 
 
 _SEP = " [SEP] "
+ANSWER_NOT_AT_START = "answer not at answer_start"
+"""The reason counted for a question left out by ``skip_bad_gold``."""
 
 
-def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit = "codepoint") -> Dataset:
+def load_squad(
+    path: str | Path, answers: str = "first", offset_unit: OffsetUnit = "codepoint", skip_bad_gold: bool = False
+) -> Dataset:
     """Load SQuAD v1.1/v2 JSON (JSQuAD included): one document per article.
 
     Paragraphs are joined without separator in their true order, recovered from
@@ -30,6 +35,8 @@ def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit
     the first answer, or every answer as alternatives with ``answers="any"``.
     Questions whose gold lies in the removed prefix and unanswerable v2 questions
     are excluded and counted. ``offset_unit`` is what ``answer_start`` counts in its context.
+    ``skip_bad_gold``: a question whose answer is not at its ``answer_start`` is excluded and counted
+    ("answer not at answer_start") instead of refusing the file.
     """
     if answers not in ("first", "any"):
         raise InputError(str(path), f"--squad-answers must be 'first' or 'any', got {answers!r}")
@@ -42,7 +49,7 @@ def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit
     articles = root.get("data") if isinstance(root, dict) else None
     if not isinstance(articles, list):
         raise InputError(str(path), "expected a SQuAD object with a 'data' list", field="data")
-    builder = _SquadBuilder(str(path), answers, DocumentOffsets(offset_unit))
+    builder = _SquadBuilder(str(path), answers, DocumentOffsets(offset_unit), skip_bad_gold)
     for a, article in enumerate(articles):
         builder.add_article(article, f"data[{a}]")
     if not builder.questions:
@@ -55,8 +62,9 @@ def load_squad(path: str | Path, answers: str = "first", offset_unit: OffsetUnit
 
 
 class _SquadBuilder:
-    def __init__(self, path: str, answers: str, offsets: DocumentOffsets) -> None:
+    def __init__(self, path: str, answers: str, offsets: DocumentOffsets, skip_bad_gold: bool = False) -> None:
         self.path = path
+        self.skip_bad_gold = skip_bad_gold
         self.offsets = offsets
         self.any_answer = answers == "any"
         self.documents: list[Document] = []
@@ -67,6 +75,10 @@ class _SquadBuilder:
 
     def fail(self, where: str, message: str) -> InputError:
         return InputError(self.path, message, field=where)
+
+    def bad(self, where: str, message: str) -> BadGold:
+        """An answer no span can be made of: the question is left out with ``skip_bad_gold``."""
+        return BadGold(self.path, message, field=where, reason=ANSWER_NOT_AT_START)
 
     def add_article(self, article: Any, where: str) -> None:
         if not isinstance(article, dict) or not isinstance(article.get("title"), str):
@@ -138,7 +150,13 @@ class _SquadBuilder:
         chosen = answers if self.any_answer else answers[:1]
         spans = []
         for i, answer in enumerate(chosen):
-            start, length = self._answer(answer, context, f"{where}.answers[{i}]")
+            try:
+                start, length = self._answer(answer, context, f"{where}.answers[{i}]")
+            except BadGold as bad:
+                if not self.skip_bad_gold:
+                    raise
+                self._exclude(bad.reason)
+                return
             if start >= cut:
                 spans.append(Span(doc_id, start - cut + offset, start - cut + offset + length))
         if not spans:
@@ -158,14 +176,14 @@ class _SquadBuilder:
             try:
                 start = self.offsets.of(context).to_codepoint(start)
             except OffsetError as exc:
-                raise self.fail(f"{where}.answer_start", f"{exc} of the context") from None
+                raise self.bad(f"{where}.answer_start", f"{exc} of the context") from None
         length = len(answer["text"])
         if length == 0:
             raise self.fail(f"{where}.text", "must not be empty")
         if start < 0:  # a negative slice would match counting from the end of the context
-            raise self.fail(f"{where}.answer_start", f"must not be negative, got {start}")
+            raise self.bad(f"{where}.answer_start", f"must not be negative, got {start}")
         if context[start : start + length] != answer["text"]:
-            raise self.fail(
+            raise self.bad(
                 f"{where}.answer_start",
                 f"answer text {shorten(answer['text'])} is not at offset {start} of the context",
             )

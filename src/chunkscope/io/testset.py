@@ -19,6 +19,7 @@ from typing import Any
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import csv_rows
 from chunkscope.io.gold import locate_in_corpus
+from chunkscope.io.gold_units import quote_line_endings
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, strip_hop_marker
 from chunkscope.io.sources import SourceFile
 from chunkscope.io.text import jsonl_records, parse_json, read_text, reject_bom, require_regular_file, shorten
@@ -52,7 +53,7 @@ def load_testset(
     issues: list[GoldIssue] = []
     excluded = 0
     ids: set[str] = set()
-    for line, index, row in _rows(path, text):
+    for line, index, row in testset_rows(path, text):
         where = _Where(str(path), line, index)
         question = _question(row, where, corpus, finder, issues)
         if question.id in ids:
@@ -114,7 +115,8 @@ def _question(
                     None,
                     context,
                     (),
-                    f"context {shorten(context)} not found in the corpus (--gold-match {finder.policy.label})",
+                    f"context {shorten(context)} not found in the corpus (--gold-match {finder.policy.label})"
+                    + _line_endings(corpus, context),
                 )
             )
         matches = (hits.match,) * len(hits.places) if hits.match is not None and hits.match.approximate else ()
@@ -124,6 +126,12 @@ def _question(
         :1
     ]
     return Question(question_id, query, tuple(evidence), tags, references)
+
+
+def _line_endings(corpus: Corpus, context: str) -> str:
+    """The note that line endings differ, when the context is in a CRLF document read with CRLF as LF."""
+    notes = (quote_line_endings(document.text, context) for document in corpus.documents if "\r" in document.text)
+    return next((note for note in notes if note), "")
 
 
 def _contexts(row: dict[str, Any], where: _Where) -> tuple[str, list[str]]:
@@ -164,7 +172,8 @@ def _context_cell(cell: str, where: _Where, name: str) -> Any:
         raise where.fail(name, "looks like a list but is neither JSON nor a Python list literal") from None
 
 
-def _rows(path: Path, text: str) -> Iterator[tuple[int | None, int, dict[str, Any]]]:
+def testset_rows(path: Path, text: str) -> Iterator[tuple[int | None, int, dict[str, Any]]]:
+    """Every row of a test set file as (line when known, 0-based index, row), by its suffix: CSV, JSONL or JSON."""
     suffix = path.suffix.lower()
     if suffix == ".csv":
         reject_bom(path, text)

@@ -18,13 +18,17 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from chunkscope.errors import InputError
+from chunkscope.io.gold import BadGold
 from chunkscope.io.lines import JsonlLines
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import object_lines, require_regular_file
 from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
 
+BYTE_OFFSET_NOT_ON_A_CHARACTER = "byte offset not on a character"
+"""The reason counted for a record left out by ``skip_bad_gold``."""
 
-def load_tydi(path: str | Path, language: str | None = None) -> Dataset:
+
+def load_tydi(path: str | Path, language: str | None = None, skip_bad_gold: bool = False) -> Dataset:
     """Load TyDi QA primary-task records; only ``language`` ones when given (e.g. ``japanese``).
 
     Gold is one required item per question: every annotator's minimal answer as
@@ -32,11 +36,13 @@ def load_tydi(path: str | Path, language: str | None = None) -> Dataset:
     questions, passage-only annotations), every annotated passage answer. Questions
     with neither are excluded as unanswerable; other languages are excluded and
     counted too. Passage candidates become the document's paragraph structure.
+    ``skip_bad_gold``: a record with a byte offset inside a character or outside its text is excluded
+    and counted instead of refusing the file.
     """
     path = Path(path)
     require_regular_file(path)
     lines = JsonlLines(path)  # streamed: a gzip file is never decompressed whole (see io.lines for the bounds)
-    builder = _TydiBuilder(str(path), language.lower() if language else None)
+    builder = _TydiBuilder(str(path), language.lower() if language else None, skip_bad_gold)
     for number, record in object_lines(path, lines):
         builder.add(record, number)
     digest = lines.sha256
@@ -70,8 +76,9 @@ class ByteOffsets:
 
 
 class _TydiBuilder:
-    def __init__(self, path: str, language: str | None) -> None:
+    def __init__(self, path: str, language: str | None, skip_bad_gold: bool = False) -> None:
         self.path = path
+        self.skip_bad_gold = skip_bad_gold
         self.language = language
         self.documents: dict[str, Document] = {}
         self.by_content: dict[tuple[str, str], Document] = {}
@@ -112,6 +119,9 @@ class _TydiBuilder:
         try:
             chars = converter.to_chars([offset for _, start, end in named for offset in (start, end)])
         except ValueError:
+            if self.skip_bad_gold:
+                self._exclude(BYTE_OFFSET_NOT_ON_A_CHARACTER)
+                return
             self._raise_first_bad(converter, named, line)
         ranges = [(chars[2 * i], chars[2 * i + 1]) for i in range(len(named))]
         paragraphs, answer_spans = ranges[: len(candidates)], ranges[len(candidates) :]
@@ -133,7 +143,9 @@ class _TydiBuilder:
                 try:
                     converter.to_chars([offset])
                 except ValueError as exc:
-                    raise self.fail(line, f"{name}.{key}", str(exc)) from None
+                    raise BadGold(
+                        self.path, str(exc), line=line, field=f"{name}.{key}", reason=BYTE_OFFSET_NOT_ON_A_CHARACTER
+                    ) from None
         raise AssertionError("unreachable: some offset failed as a whole but none alone")
 
     def byte_ranges(self, value: Any, name: str, line: int) -> list[tuple[str, int, int]]:

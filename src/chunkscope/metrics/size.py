@@ -23,5 +23,5 @@ def index_chunks(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> i
 
 
 def indexed_chars(results: Sequence[QuestionResult], units: Sequence[Chunk]) -> int:
-    """Characters indexed: ``sum(len(prefix) + end - start)`` over the retrieval units."""
-    return sum(len(u.prefix) + u.end - u.start for u in units)
+    """Characters indexed: ``sum(len(context) + len(prefix) + end - start)`` over the retrieval units."""
+    return sum(len(u.context) + len(u.prefix) + u.end - u.start for u in units)

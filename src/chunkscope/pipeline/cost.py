@@ -60,7 +60,7 @@ class TokenCost:
         key = (unit.doc, unit.start, unit.end, unit.prefix)
         found = self._costs.get(key)
         if found is None:
-            found = self.counter.count(unit.indexed_text)
+            found = self.counter.count(unit.sent_text)
             with self._lock:
                 self._costs[key] = found
         return found
@@ -84,7 +84,7 @@ class TokenCost:
         if self.cost(unit) <= room:
             return unit.end
         prefix = len(unit.prefix)
-        spans = self.counter.spans(unit.indexed_text)
+        spans = self.counter.spans(unit.sent_text)
         tokens = max(0, room)
         while tokens > 0:
             body = spans.cut_before(tokens) - prefix

@@ -43,6 +43,7 @@ def gold_report(
         "allowed": list(allowed),
         "questions": check.questions,
         "excluded_questions": check.excluded,
+        "excluded_reasons": dict(dataset.questions.excluded_reasons),
         "spans": check.spans,
         "problems": len(check.problems(allowed)),
         "counts": dict(check.counts),

@@ -1,7 +1,7 @@
 """Retrievers, registered by name; importing this package registers the built-ins."""
 
 from chunkscope.results import Ranking
-from chunkscope.retrievers import bm25, dense, engine, overlap, plugin, rerank, rrf, run
+from chunkscope.retrievers import bm25, dense, engine, hybrid, overlap, plugin, rerank, rrf, run
 from chunkscope.retrievers.base import Retriever, RetrieverIndex, retrievers
 from chunkscope.spec.grammar import NO_DEFAULTS, SpecDefaults
 
@@ -12,6 +12,7 @@ __all__ = [
     "bm25",
     "dense",
     "engine",
+    "hybrid",
     "overlap",
     "parse_retriever",
     "plugin",

@@ -134,7 +134,7 @@ def window_end(counter: TokenCounter, unit: Chunk, tokens: int) -> int:
     spans = counter.spans(text)
     if len(spans) <= tokens:
         return unit.end
-    lead = len(E5_PASSAGE_PREFIX) + len(unit.prefix)
+    lead = len(E5_PASSAGE_PREFIX) + len(unit.indexed_prefix)
     while tokens > 0:
         cut = spans.cut_before(tokens)
         if counter.count(text[:cut]) <= tokens:
@@ -239,7 +239,8 @@ class DenseIndex:
             self.texts = [unit.indexed_text for unit in units]
         else:
             self.texts = [
-                unit.prefix + unit.text[: end - unit.start] for unit, end in zip(units, self.window_ends, strict=True)
+                unit.indexed_prefix + unit.text[: end - unit.start]
+                for unit, end in zip(units, self.window_ends, strict=True)
             ]
         self.tie_break = tie_break_positions(units)
         self.matrix: np.ndarray | None = None

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Annotated
+from typing import Annotated, Protocol
 
 import numpy as np
 
@@ -18,7 +19,9 @@ from chunkscope.spec.grammar import StrategyKind, format_spec
 @retrievers.register("rrf")
 @dataclass(frozen=True, slots=True)
 class ReciprocalRankFusion:
-    """score(d) = sum over parts p that rank d of 1 / (k + rank_p(d)).
+    """score(d) = sum over parts p that rank d of w_p / (k + rank_p(d)).
+
+    ``w_p`` is part p's weight (``weights``, or ``*W`` after a part: ``rrf:bm25*2+dense``), 1 by default.
 
     Each part ranks its top ``max(depth, candidates)`` units (``depth`` is what the
     evaluation keeps: 20, or top-k when larger); a unit a part does not rank there
@@ -29,14 +32,23 @@ class ReciprocalRankFusion:
     built and ranked once.
     """
 
-    parts: Annotated[tuple[Retriever, ...], StrategyKind(retrievers)] = field(metadata={"positional": True})
+    parts: Annotated[tuple[Retriever, ...], StrategyKind(retrievers)] = field(
+        metadata={"positional": True, "weights": "weights"}
+    )
     """The fused retrievers (two or more), written ``bm25+dense``."""
     k: int = 60
     candidates: int = 20
+    weights: tuple[float, ...] | None = field(default=None, metadata={"omit_default": True})
+    """Each part's weight (``None``: every part weighs 1)."""
 
     def __post_init__(self) -> None:
         if len(self.parts) < 2:
             raise ValueError("rrf needs at least two retrievers, e.g. rrf:bm25+overlap")
+        if self.weights is not None:
+            if len(self.weights) != len(self.parts):
+                raise ValueError(f"rrf has {len(self.parts)} parts but {len(self.weights)} weights")
+            if not all(math.isfinite(weight) and weight > 0 for weight in self.weights):
+                raise ValueError(f"rrf weights must be positive numbers, got {'+'.join(map(str, self.weights))}")
         if self.k < 0:
             raise ValueError(f"k must not be negative, got {self.k}")
         if self.candidates < 1:
@@ -71,12 +83,22 @@ def part_names(parts: Sequence[object]) -> list[str]:
     return names
 
 
-class FusionIndex:
-    """The parts' indexes over the same units, fused per question."""
+class FusedParts(Protocol):
+    """What a fusion of retrievers declares: its parts and how deep each ranks."""
+
+    @property
+    def parts(self) -> tuple[Retriever, ...]: ...
+
+    @property
+    def candidates(self) -> int: ...
+
+
+class PartsIndex:
+    """The parts' indexes over the same units; a subclass fuses their rankings per question."""
 
     def __init__(
         self,
-        params: ReciprocalRankFusion,
+        params: FusedParts,
         units: Sequence[Chunk],
         corpus: Corpus | None = None,
         progress: Progress | None = None,
@@ -105,6 +127,33 @@ class FusionIndex:
         return self.fuse([rankings[key] for key in self.part_keys], depth)
 
     def fuse(self, per_part: Sequence[Sequence[Ranking]], depth: int) -> list[Ranking]:
+        """Every question's fused ranking from the parts' rankings (``per_part[p][question]``)."""
+        raise NotImplementedError
+
+
+class FusionIndex(PartsIndex):
+    """Reciprocal rank fusion of the parts' rankings."""
+
+    params: ReciprocalRankFusion
+
+    def __init__(
+        self,
+        params: ReciprocalRankFusion,
+        units: Sequence[Chunk],
+        corpus: Corpus | None = None,
+        progress: Progress | None = None,
+    ) -> None:
+        super().__init__(params, units, corpus, progress)
+        self.params = params
+
+    def numerators(self, part_ranks: Sequence[np.ndarray]) -> np.ndarray | float:
+        """Each part's weight, repeated over its ranked pairs (1.0 when no part has a weight)."""
+        weights = self.params.weights
+        if weights is None:
+            return 1.0
+        return np.repeat(np.asarray(weights, dtype=np.float64), [len(ranks) for ranks in part_ranks])
+
+    def fuse(self, per_part: Sequence[Sequence[Ranking]], depth: int) -> list[Ranking]:
         """Every question's fused ranking from the parts' rankings (``per_part[p][question]``).
 
         Vectorised over all questions: each (question, unit) pair is keyed by
@@ -131,7 +180,7 @@ class FusionIndex:
             part_keys.append(keys)
             part_ranks.append(ranks)
         all_keys = np.concatenate(part_keys)
-        contributions = 1.0 / (self.params.k + np.concatenate(part_ranks))
+        contributions = self.numerators(part_ranks) / (self.params.k + np.concatenate(part_ranks))
         pairs, inverse = np.unique(all_keys, return_inverse=True)
         if len(per_part) > 2:
             # Add each pair's terms largest first, so equal rank sets give bit-equal sums.

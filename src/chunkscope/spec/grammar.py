@@ -32,6 +32,10 @@ key (a plugin's own parameters). An unquoted free value is an int (``12``), a fl
 spec written without parentheses takes no free parameters (they belong to the outer spec), so a
 nested plugin with parameters is written ``rrf:bm25+(python:pkg.mod:rank,alpha=0.5)``.
 
+A list field whose metadata names a ``weights`` field takes ``*W`` after an item: ``rrf:bm25*2+dense``
+reads as ``rrf:bm25+dense,weights=2.0+1.0`` (an item without ``*W`` weighs 1; a nested spec with
+parameters is parenthesised first: ``(bm25:k1=1.2)*2``).
+
 Specs nest at most :data:`MAX_DEPTH` (32) levels deep.
 """
 
@@ -213,7 +217,7 @@ class _Parser:
             self.pos += 1
             positional = _positional_field(cls)
             if positional is not None and not self.at_named_param(fields):
-                values[positional] = self.parse_value(name, positional, fields[positional], in_list)
+                values[positional] = self.parse_weighted(cls, name, positional, fields, values, in_list)
                 more = self.peek() == ","
                 if more:
                     self.pos += 1
@@ -247,7 +251,9 @@ class _Parser:
                 if self.peek() != "=":
                     raise self.fail(f"expected '=' after '{key}'")
                 self.pos += 1
-                values[key] = self.parse_value(name, key, fields[key], in_list)
+                if key in _weight_targets(cls) and key in values:
+                    raise self.fail(f"{reg.kind} '{name}' parameter '{key}' is given twice (once as '*' weights)")
+                values[key] = self.parse_weighted(cls, name, key, fields, values, in_list)
                 if self.peek() != ",":
                     break
                 self.pos += 1
@@ -263,6 +269,45 @@ class _Parser:
             return cls(**values)
         except (TypeError, ValueError) as exc:
             raise self.fail(str(exc)) from None
+
+    def parse_weighted(
+        self, cls: type, owner: str, key: str, fields: dict[str, Any], values: dict[str, Any], in_list: bool
+    ) -> Any:
+        """A field's value; for a list field with metadata ``weights``, ``SPEC*W`` items also fill that field.
+
+        ``rrf:bm25*2+dense`` gives ``parts=(bm25, dense)`` and ``weights=(2.0, 1.0)``: an item without
+        ``*W`` weighs 1. Without any ``*`` the weights field is left alone.
+        """
+        target = _weights_field(cls, key)
+        if target is None:
+            return self.parse_value(owner, key, fields[key], in_list)
+        reg = _nested_table(fields[key])
+        assert reg is not None, "a weighted field holds nested specs"
+        items = [self.parse_nested(reg, True)]
+        weights = [self.read_weight(owner)]
+        while self.peek() == "+":
+            self.pos += 1
+            items.append(self.parse_nested(reg, True))
+            weights.append(self.read_weight(owner))
+        if any(weight is not None for weight in weights):
+            if target in values:
+                raise self.fail(f"'{owner}' parameter '{target}' is given twice (once as '*' weights)")
+            values[target] = tuple(1.0 if weight is None else weight for weight in weights)
+        return tuple(items)
+
+    def read_weight(self, owner: str) -> float | None:
+        """The ``*W`` after a list item (a positive finite number), or None when there is none."""
+        if self.peek() != "*":
+            return None
+        self.pos += 1
+        raw = self.read_atom(True).strip()
+        try:
+            weight = float(raw)
+        except ValueError:
+            weight = math.nan
+        if not (math.isfinite(weight) and weight > 0):
+            raise self.fail(f"'{owner}' weight after '*' must be a positive number, got '{raw}'")
+        return weight
 
     def at_named_param(self, fields: dict[str, Any]) -> bool:
         """True when the text ahead is ``KEY=`` for one of ``fields`` (not a positional value)."""
@@ -382,6 +427,20 @@ def _required_fields(cls: type) -> list[dataclasses.Field[Any]]:
 def _positional_field(cls: type) -> str | None:
     """The field a spec may give first without its key, if the strategy declares one."""
     return next((f.name for f in dataclasses.fields(cls) if f.init and f.metadata.get("positional")), None)
+
+
+def _weights_field(cls: type, key: str) -> str | None:
+    """The field that ``*W`` weights after the items of list field ``key`` fill (field metadata ``weights``)."""
+    for f in dataclasses.fields(cls):
+        if f.name == key:
+            target = f.metadata.get("weights")
+            return str(target) if target else None
+    return None
+
+
+def _weight_targets(cls: type) -> frozenset[str]:
+    """Fields that ``*W`` weights may fill."""
+    return frozenset(str(f.metadata["weights"]) for f in dataclasses.fields(cls) if f.metadata.get("weights"))
 
 
 def _free_params_field(cls: type) -> str | None:

@@ -95,7 +95,7 @@ def _runs(
     documents: dict[str, Document] = {}
     for number, unit in enumerate(units):
         if by_id is None:
-            size += len(unit.text) + len(unit.prefix)
+            size += len(unit.text) + len(unit.indexed_prefix)
         elif unit.doc not in documents:
             document = documents[unit.doc] = by_id[unit.doc]
             size += len(document.text)
@@ -113,7 +113,7 @@ def _spans(units: Sequence[Chunk], position: dict[str, int]) -> ChunkSpans:
         documents=np.fromiter((position[u.doc] for u in units), dtype=np.int64, count=len(units)),
         starts=np.fromiter((u.start for u in units), dtype=np.int64, count=len(units)),
         ends=np.fromiter((u.end for u in units), dtype=np.int64, count=len(units)),
-        prefixes=[u.prefix for u in units],
+        prefixes=[u.indexed_prefix for u in units],
         texts=_IndexedTexts(units),
     )
 

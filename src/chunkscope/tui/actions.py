@@ -8,126 +8,42 @@ This module imports no screen or widget: they import it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
-
 from textual.binding import Binding, BindingType
 
+from chunkscope.tui.action_model import FILTER, MOVE, NAMESPACES, SIZE, Action, Place
 
-class Place(Enum):
-    """Where an action is bound: the app, a screen or a widget (its ``action_<name>`` handles it)."""
-
-    APP = "app"
-    """``ChunkscopeApp``: everywhere."""
-    SESSION = "session"
-    """``SessionScreen``: both the single and the split view."""
-    INSPECT = "inspect"
-    """``InspectScreen``, the single view."""
-    COMPARE = "compare"
-    """``CompareScreen``, the split view."""
-    SUMMARY = "summary"
-    """``SummaryScreen``."""
-    HELP = "help"
-    """``HelpScreen``."""
-    EXPORT = "export"
-    """``ExportDialog``."""
-    FORM = "form"
-    """``ConfigForm``."""
-    MATRIX = "matrix"
-    """``TransitionMatrix`` on the split view's summary."""
-    LIST = "list"
-    """``QuestionList``."""
-    RANKED = "ranked"
-    """``RankedChunksView``."""
-    DOCUMENT = "document"
-    """``DocumentView``."""
-    ANATOMY = "anatomy"
-    """``AnatomyScreen``."""
-    GOLD = "gold"
-    """``GoldScreen``."""
-    SWEEP_MAP = "sweep-map"
-    """``SweepMapScreen``."""
-    WHATIF = "whatif"
-    """``WhatIfScreen``."""
-    GROUPS = "groups"
-    """``GroupPicker``."""
+__all__ = [
+    "ACTIONS",
+    "ACTIONS_BY_ID",
+    "NAMESPACES",
+    "Action",
+    "Place",
+    "action_for",
+    "actions_of",
+    "bindings_for",
+]
 
 
-NAMESPACES = {
-    "app": "App",
-    "list": "List",
-    "question": "Question",
-    "filter": "Filter",
-    "config": "Config",
-    "view": "View",
-    "export": "Export",
-    "compare": "Compare",
-    "summary": "Summary",
-    "document": "Document",
-    "ranked": "Ranked",
-    "matrix": "Matrix",
-    "help": "Help",
-    "form": "Form",
-    "anatomy": "Anatomy",
-    "gold": "Gold",
-    "sweep": "Sweep map",
-    "whatif": "What-if",
-    "groups": "Groups",
-}
-"""Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
-
-MOVE = Binding.Group("failing")
-FILTER = Binding.Group("filter")
-SIZE = Binding.Group("size", compact=True)
+def hidden(place: Place, namespace: str, *rows: tuple[str, str, str, str, str]) -> tuple[Action, ...]:
+    """Actions of ``place`` the footer does not show (moving, scrolling), one row each: the name after
+    ``namespace.`` in the binding id, the keys, the action, the description and the tooltip."""
+    return tuple(
+        Action(f"{namespace}.{name}", keys, action, description, tooltip, place, show=False)
+        for name, keys, action, description, tooltip in rows
+    )
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One key action."""
-
-    id: str
-    """Binding id, ``<namespace>.<name>``: what a keymap remaps and the help screen lists."""
-    keys: str
-    """Default key or keys, comma-separated Textual key names (``plus,equals_sign``)."""
-    action: str
-    """The Textual action run: ``<handler>`` or ``<handler>(<arguments>)``, where ``action_<handler>``
-    is a method of ``place`` (or of the app, for an ``app.`` prefix)."""
-    description: str
-    """Short text: the footer label and the palette title."""
-    tooltip: str
-    """What it does, in a sentence: the help screen's and the palette's explanation."""
-    place: Place
-    """Which class binds it."""
-    show: bool = True
-    """Shown in the footer."""
-    key_display: str | None = None
-    """How the key is shown, when Textual's own name for it reads badly (``?`` for ``question_mark``)."""
-    group: Binding.Group | None = None
-    """Footer group: actions of a group share one footer entry."""
-
-    @property
-    def handler(self) -> str:
-        """The action's name without arguments (``config`` for ``config('size', 1)``; ``app.help``)."""
-        return self.action.split("(", 1)[0]
-
-    @property
-    def namespace(self) -> str:
-        """Command-palette namespace (``Config`` for ``config.chunker-next``)."""
-        prefix = self.id.split(".", 1)[0]
-        return NAMESPACES.get(prefix, prefix.title())
-
-    def binding(self) -> Binding:
-        """The Textual binding (its id lets a keymap change the keys)."""
-        return Binding(
-            self.keys,
-            self.action,
-            self.description,
-            show=self.show,
-            key_display=self.key_display,
-            id=self.id,
-            tooltip=self.tooltip,
-            group=self.group,
-        )
+def grid_moves(place: Place, namespace: str, up: str, down: str, left: str, right: str) -> tuple[Action, ...]:
+    """The arrow keys of a grid (the sweep map, the transition matrix): ``move(rows, columns)`` by one cell, each
+    with its tooltip."""
+    return hidden(
+        place,
+        namespace,
+        ("up", "up", "move(-1, 0)", "Up", up),
+        ("down", "down", "move(1, 0)", "Down", down),
+        ("left", "left", "move(0, -1)", "Left", left),
+        ("right", "right", "move(0, 1)", "Right", right),
+    )
 
 
 HELP_TOOLTIP = "Every key of every screen, with its id for remapping"
@@ -308,7 +224,7 @@ ACTIONS: tuple[Action, ...] = (
         "b",
         "config('budget', 1)",
         "budget",
-        "Next larger context budget in characters (none after the largest, wrapping)",
+        "Next larger context budget, in characters or in the tokens U chose (none after the largest, wrapping)",
         Place.SESSION,
     ),
     Action(
@@ -317,6 +233,15 @@ ACTIONS: tuple[Action, ...] = (
         "config('budget', -1)",
         "smaller budget",
         "Next smaller context budget",
+        Place.SESSION,
+        show=False,
+    ),
+    Action(
+        "config.budget-unit",
+        "U",
+        "config('budget_unit', 1)",
+        "budget unit",
+        "Cycle what the budget counts: characters, then cl100k, o200k, e5, e5-enpt tokens (b then steps in that unit)",
         Place.SESSION,
         show=False,
     ),
@@ -376,7 +301,7 @@ ACTIONS: tuple[Action, ...] = (
     Action(
         "view.compare",
         "v",
-        "app.compare",
+        "toggle_compare",
         "compare",
         "Split view: configuration A left, B right, for the same question",
         Place.INSPECT,
@@ -420,7 +345,14 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
     ),
     # -- the split view
-    Action("view.single", "v", "app.compare", "single", "Back to the single view (configuration A)", Place.COMPARE),
+    Action(
+        "view.single",
+        "v",
+        "toggle_compare",
+        "single",
+        "Back to the single view, on the configuration the keys were changing (B unless t switched to A)",
+        Place.COMPARE,
+    ),
     Action(
         "compare.side",
         "t",
@@ -469,35 +401,13 @@ ACTIONS: tuple[Action, ...] = (
         "Grid of sizes and overlaps, or scatter of cost against the metric",
         Place.SWEEP_MAP,
     ),
-    Action(
-        "sweep.up", "up", "move(-1, 0)", "Up", "Cell above (scatter: next higher value)", Place.SWEEP_MAP, show=False
-    ),
-    Action(
-        "sweep.down",
-        "down",
-        "move(1, 0)",
-        "Down",
+    *grid_moves(
+        Place.SWEEP_MAP,
+        "sweep",
+        "Cell above (scatter: next higher value)",
         "Cell below (scatter: next lower value)",
-        Place.SWEEP_MAP,
-        show=False,
-    ),
-    Action(
-        "sweep.left",
-        "left",
-        "move(0, -1)",
-        "Left",
         "Cell to the left (scatter: next cheaper)",
-        Place.SWEEP_MAP,
-        show=False,
-    ),
-    Action(
-        "sweep.right",
-        "right",
-        "move(0, 1)",
-        "Right",
         "Cell to the right (scatter: next costlier)",
-        Place.SWEEP_MAP,
-        show=False,
     ),
     Action(
         "sweep.open",
@@ -512,17 +422,11 @@ ACTIONS: tuple[Action, ...] = (
     Action("anatomy.close", "escape,a", "app.pop_screen", "close", "Back to the question view", Place.ANATOMY),
     Action("gold.close", "escape,g", "close", "close", "Back to the question view", Place.GOLD),
     Action("whatif.close", "escape,w", "app.pop_screen", "close", "Back to the question view", Place.WHATIF),
-    Action(
-        "whatif.up",
-        "up",
-        "move(-1)",
-        "previous",
-        "Previous option (the document previews it)",
+    *hidden(
         Place.WHATIF,
-        show=False,
-    ),
-    Action(
-        "whatif.down", "down", "move(1)", "next", "Next option (the document previews it)", Place.WHATIF, show=False
+        "whatif",
+        ("up", "up", "move(-1)", "previous", "Previous option (the document previews it)"),
+        ("down", "down", "move(1)", "next", "Next option (the document previews it)"),
     ),
     Action(
         "whatif.apply",
@@ -532,32 +436,31 @@ ACTIONS: tuple[Action, ...] = (
         "Evaluate the selected option's chunker as configuration B beside A in the split view",
         Place.WHATIF,
     ),
-    Action(
-        "whatif.page-down",
-        "pagedown",
-        "scroll_preview(1)",
-        "Page down",
-        "Scroll the preview down a page",
+    *hidden(
         Place.WHATIF,
-        show=False,
-    ),
-    Action(
-        "whatif.page-up",
-        "pageup",
-        "scroll_preview(-1)",
-        "Page up",
-        "Scroll the preview up a page",
-        Place.WHATIF,
-        show=False,
+        "whatif",
+        ("page-down", "pagedown", "scroll_preview(1)", "Page down", "Scroll the preview down a page"),
+        ("page-up", "pageup", "scroll_preview(-1)", "Page up", "Scroll the preview up a page"),
     ),
     Action("groups.close", "escape", "app.pop_screen", "close", "Close without changing the filter", Place.GROUPS),
     Action("form.cancel", "escape", "cancel", "cancel", "Close the form without changing anything", Place.FORM),
-    # -- the transition matrix
-    Action("matrix.up", "up", "move(-1, 0)", "Up", "Cell above (a better state under A)", Place.MATRIX, show=False),
-    Action("matrix.down", "down", "move(1, 0)", "Down", "Cell below (a worse state under A)", Place.MATRIX, show=False),
-    Action("matrix.left", "left", "move(0, -1)", "Left", "Cell to the left (better under B)", Place.MATRIX, show=False),
+    Action("confirm.start", "enter", "start", "start", "Start the computation the estimate is about", Place.CONFIRM),
     Action(
-        "matrix.right", "right", "move(0, 1)", "Right", "Cell to the right (worse under B)", Place.MATRIX, show=False
+        "confirm.leave",
+        "escape",
+        "leave",
+        "leave it",
+        "Do not start it: the configuration stays as it is",
+        Place.CONFIRM,
+    ),
+    # -- the transition matrix
+    *grid_moves(
+        Place.MATRIX,
+        "matrix",
+        "Cell above (a better state under A)",
+        "Cell below (a worse state under A)",
+        "Cell to the left (better under B)",
+        "Cell to the right (worse under B)",
     ),
     Action(
         "matrix.select",
@@ -568,81 +471,45 @@ ACTIONS: tuple[Action, ...] = (
         Place.MATRIX,
     ),
     # -- the question list
-    Action("list.up", "up", "move(-1)", "Up", "Previous question in the list", Place.LIST, show=False),
-    Action("list.down", "down", "move(1)", "Down", "Next question in the list", Place.LIST, show=False),
-    Action("list.page-up", "pageup", "page(-1)", "Page up", "One page up", Place.LIST, show=False),
-    Action("list.page-down", "pagedown", "page(1)", "Page down", "One page down", Place.LIST, show=False),
-    Action("list.first", "home", "jump(0)", "First", "First question in the list", Place.LIST, show=False),
-    Action("list.last", "end", "jump(-1)", "Last", "Last question in the list", Place.LIST, show=False),
+    *hidden(
+        Place.LIST,
+        "list",
+        ("up", "up", "move(-1)", "Up", "Previous question in the list"),
+        ("down", "down", "move(1)", "Down", "Next question in the list"),
+        ("page-up", "pageup", "page(-1)", "Page up", "One page up"),
+        ("page-down", "pagedown", "page(1)", "Page down", "One page down"),
+        ("first", "home", "jump(0)", "First", "First question in the list"),
+        ("last", "end", "jump(-1)", "Last", "Last question in the list"),
+    ),
     # -- the ranked chunks
-    Action(
-        "ranked.next-hit",
-        "down",
-        "next_hit",
-        "Next hit",
-        "Move to the next ranked chunk; the document view follows",
+    *hidden(
         Place.RANKED,
-        show=False,
-    ),
-    Action(
-        "ranked.previous-hit",
-        "up",
-        "previous_hit",
-        "Previous hit",
-        "Move to the previous ranked chunk; the document view follows",
-        Place.RANKED,
-        show=False,
-    ),
-    Action("ranked.first-hit", "home", "first_hit", "First hit", "Move to rank 1", Place.RANKED, show=False),
-    Action(
-        "ranked.last-hit",
-        "end",
-        "last_hit",
-        "Last hit",
-        "Move to the last ranked chunk shown",
-        Place.RANKED,
-        show=False,
-    ),
-    Action(
-        "ranked.page-down",
-        "pagedown",
-        "page_down",
-        "Page down",
-        "Scroll the ranked chunks down a page",
-        Place.RANKED,
-        show=False,
-    ),
-    Action(
-        "ranked.page-up", "pageup", "page_up", "Page up", "Scroll the ranked chunks up a page", Place.RANKED, show=False
+        "ranked",
+        ("next-hit", "down", "next_hit", "Next hit", "Move to the next ranked chunk; the document view follows"),
+        (
+            "previous-hit",
+            "up",
+            "previous_hit",
+            "Previous hit",
+            "Move to the previous ranked chunk; the document view follows",
+        ),
+        ("first-hit", "home", "first_hit", "First hit", "Move to rank 1"),
+        ("last-hit", "end", "last_hit", "Last hit", "Move to the last ranked chunk shown"),
+        ("page-down", "pagedown", "page_down", "Page down", "Scroll the ranked chunks down a page"),
+        ("page-up", "pageup", "page_up", "Page up", "Scroll the ranked chunks up a page"),
     ),
     # -- the document
-    Action("document.scroll-up", "up", "scroll_up", "Scroll up", "Scroll up a line", Place.DOCUMENT, show=False),
-    Action(
-        "document.scroll-down", "down", "scroll_down", "Scroll down", "Scroll down a line", Place.DOCUMENT, show=False
-    ),
-    Action("document.page-up", "pageup", "page_up", "Page up", "Scroll up a page", Place.DOCUMENT, show=False),
-    Action(
-        "document.page-down", "pagedown", "page_down", "Page down", "Scroll down a page", Place.DOCUMENT, show=False
-    ),
-    Action("document.top", "home", "scroll_home", "Top", "Go to the start", Place.DOCUMENT, show=False),
-    Action("document.bottom", "end", "scroll_end", "Bottom", "Go to the end", Place.DOCUMENT, show=False),
-    Action(
-        "document.next-mark",
-        "]",
-        "next_mark",
-        "Next gold/cut",
-        "Scroll to the next gold span or cut marker",
+    *hidden(
         Place.DOCUMENT,
-        show=False,
-    ),
-    Action(
-        "document.previous-mark",
-        "[",
-        "previous_mark",
-        "Previous gold/cut",
-        "Scroll to the previous gold span or cut marker",
-        Place.DOCUMENT,
-        show=False,
+        "document",
+        ("scroll-up", "up", "scroll_up", "Scroll up", "Scroll up a line"),
+        ("scroll-down", "down", "scroll_down", "Scroll down", "Scroll down a line"),
+        ("page-up", "pageup", "page_up", "Page up", "Scroll up a page"),
+        ("page-down", "pagedown", "page_down", "Page down", "Scroll down a page"),
+        ("top", "home", "scroll_home", "Top", "Go to the start"),
+        ("bottom", "end", "scroll_end", "Bottom", "Go to the end"),
+        ("next-mark", "]", "next_mark", "Next gold/cut", "Scroll to the next gold span or cut marker"),
+        ("previous-mark", "[", "previous_mark", "Previous gold/cut", "Scroll to the previous gold span or cut marker"),
     ),
 )
 

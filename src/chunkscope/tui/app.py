@@ -30,6 +30,7 @@ from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.collector import pace_collector
 from chunkscope.tui.commands import ChunkscopeCommands
+from chunkscope.tui.long_work import LongWorkGate
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.export import write_export_target
@@ -113,6 +114,8 @@ class ChunkscopeApp(App[None]):
         self._progress_shown_at = -PROGRESS_INTERVAL_S
         self._progress_due: Timer | None = None
         """The status update scheduled for the end of the interval (None: none is due)."""
+        self.long_work = LongWorkGate(self)
+        """Asks before a computation estimated at over ``ASK_OVER_S`` seconds."""
         # The single view is the base screen of the app's only mode, so it is there from the first frame,
         # its list focused: keys typed while the app starts reach its bindings (not an empty screen).
         self.add_mode(self.DEFAULT_MODE, lambda: InspectScreen(self.session))
@@ -164,6 +167,8 @@ class ChunkscopeApp(App[None]):
         """Open the split view (A | B), or close it when it is open."""
         if self.compare_open:
             self.compare_open = False
+            screen = self.screen
+            self.session.close_compare(screen.editing_side if isinstance(screen, CompareScreen) else "a")
             self.pop_screen()
             self.request_results()  # what only the split view needed (B, the comparison) is not wanted now
             return
@@ -173,6 +178,9 @@ class ChunkscopeApp(App[None]):
         self.compare_open = True
         self.push_screen("compare")
         self.request_results()
+
+    def on_compare_toggle_requested(self, message: messages.CompareToggleRequested) -> None:
+        self.action_compare()
 
     def action_help(self) -> None:
         """Every key of every screen."""
@@ -228,6 +236,8 @@ class ChunkscopeApp(App[None]):
     # -- evaluation
 
     def on_config_requested(self, message: messages.ConfigRequested) -> None:
+        if self.long_work.holds(message.side, message.config):
+            return  # asked first: long work starts only once the user says so
         self.session.request(message.side, message.config)
         self.request_results()
 

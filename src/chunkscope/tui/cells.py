@@ -415,6 +415,24 @@ def truncate_middle(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
     return text[:head] + ellipsis + text[len(text) - tail :]
 
 
+def truncate_shared(text: str, width: int, shared: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut to at most ``width`` cells by removing from its first ``shared`` characters (a start it has in
+    common with a text shown beside it) first, so what differs stays: ``…size=200/bm25`` beside
+    ``…overlap=40/bm25``. When what follows the shared start does not fit either, its middle is cut too."""
+    if cell_len(text) <= width:
+        return text
+    if not 0 < shared < len(text):
+        return truncate_middle(text, width, ellipsis)
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ""
+    rest = text[shared:]
+    if cell_len(rest) > room:
+        return ellipsis + truncate_middle(rest, room, ellipsis)
+    tail = int(np.searchsorted(np.cumsum(cell_widths(text)[::-1]), room, side="right"))
+    return ellipsis + text[len(text) - tail :]
+
+
 def pad(text: str, width: int) -> str:
     """``text`` padded with spaces (or truncated) to exactly ``width`` cells."""
     text = truncate(text, width)

@@ -27,6 +27,11 @@ class ConfigRequested(Message):
         self.config = config
 
 
+class CompareToggleRequested(Message):
+    """``v``: open the split view, or close it. A message, so the configuration keys typed before it (``o v`` read
+    from the terminal at once) reach the app first."""
+
+
 class ConfigFormRequested(Message):
     """A screen asks for the configuration form of one side; what the form applies comes back as ConfigRequested."""
 

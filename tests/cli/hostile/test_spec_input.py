@@ -31,7 +31,7 @@ from chunkscope.cli import main
         (
             "--chunker",
             "shingle:size=3",
-            "unknown chunker 'shingle'; valid chunkers: fixed, imported, langchain, markdown",
+            "unknown chunker 'shingle'; valid chunkers: contextual, fixed, imported, langchain, markdown",
         ),
         ("--chunker", "parent:child=(fixed", "missing ')'"),
         ("--chunker", "parent:child=(fixed:size=10", "missing ')'"),
@@ -52,7 +52,7 @@ from chunkscope.cli import main
         (
             "--retriever",
             "rrf:bm25+tfidf",
-            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, overlap, python, rerank, rrf, run",
+            "unknown retriever 'tfidf'; valid retrievers: bm25, dense, hybrid, overlap, python, rerank, rrf, run",
         ),
         ("--retriever", "bm25:tokenizer=mecab", "unknown tokenizer 'mecab'; valid tokenizers: default, sudachi"),
         ("--retriever", "rrf:bm25+overlap:tokenizer=mecab", "unknown tokenizer 'mecab'"),

@@ -18,7 +18,30 @@ from chunkscope.results import Config
 from chunkscope.retrievers import parse_retriever
 from chunkscope.spec.registry import registry
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.state.config_steps import OVERFLOWS, overflow_named
+from chunkscope.tui.state.config_steps import BUDGET_TOKENIZERS, OVERFLOWS, StrategyKind, missing_extra, overflow_named
+
+CHARACTERS = "chars"
+"""The budget unit choice of a budget in characters (the others are counting tokenizers' names)."""
+
+
+def budget_unit_choices() -> list[tuple[str, str]]:
+    """The form's budget units: characters, then the tokens of each counting tokenizer."""
+    return [("characters", CHARACTERS), *((f"{name} tokens", name) for name in BUDGET_TOKENIZERS)]
+
+
+def strategy_names(kind: StrategyKind) -> Text:
+    """The registered strategies of ``kind``, comma-separated; those whose optional extra is missing are dimmed
+    and marked (typing one shows the line that installs it)."""
+    text = Text()
+    for position, name in enumerate(registry(kind).names):
+        if position:
+            text.append(", ")
+        missing = missing_extra(kind, name)
+        if missing is None:
+            text.append(name)
+        else:
+            text.append(f"{name} (needs [{missing.extra}])", style="dim")
+    return text
 
 
 def parse_form(
@@ -38,7 +61,8 @@ def parse_form(
         try:
             limit = int(budget)
         except ValueError:
-            raise ValueError(f"budget must be a whole number of characters or empty, got {budget!r}") from None
+            units = "characters" if budget_tokenizer is None else "tokens"
+            raise ValueError(f"budget must be a whole number of {units} or empty, got {budget!r}") from None
     unit = "chars" if budget_tokenizer is None else "tokens"
     return make_config(
         chunker, retriever, k, limit, overflow_named(overflow), budget_unit=unit, budget_tokenizer=budget_tokenizer
@@ -75,14 +99,25 @@ class ConfigForm(ModalScreen[Config | None]):
                     id="config-form-budget",
                     type="integer",
                 )
+                yield Label("unit")
+                yield Select(
+                    budget_unit_choices(),
+                    value=c.budget_tokenizer or CHARACTERS,
+                    allow_blank=False,
+                    id="config-form-budget-unit",
+                )
                 yield Label("overflow")
                 yield Select(
                     [(name, name) for name in OVERFLOWS], value=c.overflow, allow_blank=False, id="config-form-overflow"
                 )
-            chunkers, retrievers = ", ".join(registry("chunker").names), ", ".join(registry("retriever").names)
             yield Static(
-                f"chunkers: {chunkers} · retrievers: {retrievers}\n"
-                "e.g. fixed:size=400,overlap=80 · paragraph · bm25:k1=1.2",
+                Text.assemble(
+                    "chunkers: ",
+                    strategy_names("chunker"),
+                    " · retrievers: ",
+                    strategy_names("retriever"),
+                    "\ne.g. fixed:size=400,overlap=80 · fixed:size=256,unit=tokens · paragraph · bm25:k1=1.2",
+                ),
                 id="config-form-hint",
             )
             yield Static("", id="config-form-message")
@@ -92,6 +127,10 @@ class ConfigForm(ModalScreen[Config | None]):
 
     def on_mount(self) -> None:
         self.query_one("#config-form-chunker", Input).focus()
+
+    def _budget_tokenizer(self) -> str | None:
+        unit = str(self.query_one("#config-form-budget-unit", Select).value)
+        return None if unit == CHARACTERS else unit
 
     def _values(self) -> tuple[str, str, str, str, str]:
         def text(name: str) -> str:
@@ -107,13 +146,17 @@ class ConfigForm(ModalScreen[Config | None]):
 
     def on_input_changed(self, message: Input.Changed) -> None:
         """Check the spec being typed at once, so the message appears while typing."""
-        parse = {"config-form-chunker": parse_chunker, "config-form-retriever": parse_retriever}.get(
-            message.input.id or ""
-        )
-        if parse is None:
+        kinds: dict[str, StrategyKind] = {"config-form-chunker": "chunker", "config-form-retriever": "retriever"}
+        kind = kinds.get(message.input.id or "")
+        if kind is None:
+            return
+        spec = message.value.strip()
+        missing = missing_extra(kind, spec.split(":", 1)[0]) if spec else None
+        if missing is not None:
+            self._show_message(str(missing))
             return
         try:
-            parse(message.value.strip())
+            (parse_chunker if kind == "chunker" else parse_retriever)(spec)
         except (ChunkscopeError, ValueError) as error:
             self._show_message(str(error))
         else:
@@ -121,11 +164,21 @@ class ConfigForm(ModalScreen[Config | None]):
 
     def _apply(self) -> None:
         try:
-            config = parse_form(*self._values(), budget_tokenizer=self.config.budget_tokenizer)
+            config = self._config()
         except (ChunkscopeError, ValueError) as error:
             self._show_message(str(error))
             return
         self.dismiss(config)
+
+    def _config(self) -> Config:
+        """The configuration the form holds; ChunkscopeError / ValueError name what is wrong."""
+        chunker, retriever, top_k, budget, overflow = self._values()
+        strategies: tuple[tuple[StrategyKind, str], ...] = (("chunker", chunker), ("retriever", retriever))
+        for kind, spec in strategies:
+            missing = missing_extra(kind, spec.split(":", 1)[0]) if spec else None
+            if missing is not None:
+                raise missing
+        return parse_form(chunker, retriever, top_k, budget, overflow, budget_tokenizer=self._budget_tokenizer())
 
     def on_input_submitted(self, message: Input.Submitted) -> None:
         message.stop()

@@ -12,6 +12,16 @@ from chunkscope.analysis.fragility import FragilityResult, FragilityRow
 from chunkscope.model import Question
 from chunkscope.results import ConfigResult, QuestionResult
 
+APPROXIMATE_MARK = "≈"
+"""Before a question's query in the list and in the ranked chunks' header: its gold was located by an
+approximate match (normalised or fuzzy), not found as given."""
+
+
+def approximate_matches(result: QuestionResult) -> tuple[str, ...]:
+    """How the question's gold was located when not exactly (``normalized``, ``fuzzy``), sorted; empty when
+    every span was found as given."""
+    return tuple(sorted({label for labels in result.gold_match for label in labels if label != "exact"}))
+
 
 class Status(Enum):
     """What happened to a question's evidence, as a glyph that carries the meaning without colour."""

@@ -56,6 +56,9 @@ class Session:
         """A computation (evaluations, the comparison) is running: esc cancels it."""
         self.remembered_specs: dict[str, str] = {}
         """Last spec used per strategy kind and name (``"chunker fixed"``), so cycling back restores its parameters."""
+        self.cycle_state: dict[str, str] = {}
+        """What the c / r cycles keep besides the specs: the unavailable strategy a cycle stopped at (the next key
+        goes on from it), the chunker whose size a chunker new to the session takes."""
         self._comparisons: dict[tuple[Config, Config], Comparison] = {}
         self.fragility_wanted: Config | None = None
         """The configuration whose fragility was asked for (``u``) and is not computed yet."""
@@ -96,6 +99,10 @@ class Session:
         if cached is not None:
             slot.shown = cached
         return cached is not None
+
+    def decline(self, side: Side) -> None:
+        """A request the user declined (the estimate of long work): handled, and nothing changes."""
+        self.slot(side).requests += 1
 
     def store(self, result: ConfigResult) -> None:
         """A worker's result: shown on every side that still asks for it."""
@@ -148,6 +155,17 @@ class Session:
         except StepError:
             partner = current
         self.b = Slot(partner, self.evaluator.cached(partner))
+
+    def close_compare(self, edited: Side) -> None:
+        """Back to the single view, which shows the current configuration: the one the keys were changing.
+
+        When that is B (the split view's default), B becomes A, the A before it A's previous configuration, and
+        B goes: ``v`` opens the same pair again (A before the change, B the current one). When it is A (after
+        ``t``), nothing changes.
+        """
+        if edited == "b" and self.b is not None:
+            current, self.b = self.b.requested, None
+            self.request("a", current)
 
     # -- comparison
 

@@ -19,7 +19,7 @@ from textual.widget import Widget
 from chunkscope.metrics.registry import REGISTRY
 from chunkscope.reports.format import summary_cell
 from chunkscope.results import Config, ConfigResult, Summary
-from chunkscope.tui.cells import truncate, truncate_middle
+from chunkscope.tui.cells import truncate, truncate_shared
 
 ELIDED_MIN = 16
 """A text cut in the middle keeps at least this many cells (its start and its end stay readable)."""
@@ -59,6 +59,13 @@ class Part:
     """An elidable text is cut only once the parts with a lower ``drop`` than this are left out."""
     drop: int = 0
     """0: always shown; otherwise left out, lowest first, when cutting the long texts is not enough."""
+    shared: int = 0
+    """Leading characters an elidable text shares with the text beside it (A's label and B's): cut first, so
+    what differs stays, instead of the middle."""
+
+    def cut(self, width: int) -> str:
+        """The text cut to ``width`` cells: its shared start first, else its middle."""
+        return truncate_shared(self.text, width, self.shared)
 
 
 def delivery_text(config: Config) -> str:
@@ -97,15 +104,16 @@ def metric_parts(summary: Summary) -> list[Part]:
     return parts
 
 
-def side_parts(line: SideLine) -> list[Part]:
-    """One side's parts: name, configuration, delivery, metrics of the shown result and a pending mark."""
+def side_parts(line: SideLine, shared: int = 0) -> list[Part]:
+    """One side's parts: name, configuration, delivery, metrics of the shown result and a pending mark;
+    ``shared``: the leading characters the configuration's label shares with the other side's."""
     parts: list[Part] = []
     if line.name:
         parts += [Part(f" {line.name} ", style="reverse bold" if line.editing else "bold"), Part(" ")]
     shown = line.shown
     config = shown.config if shown is not None else line.requested
     parts += [
-        Part(config.label, style="bold", elide=True, cut_from=LABEL_CUT_FROM),
+        Part(config.label, style="bold", elide=True, cut_from=LABEL_CUT_FROM, shared=shared),
         Part(f" · {delivery_text(config)}", drop=8),
     ]
     if shown is not None:
@@ -117,6 +125,20 @@ def side_parts(line: SideLine) -> list[Part]:
             Part(f" · {delivery_text(line.requested)}", style="italic", drop=1),
         ]
     return parts
+
+
+def shown_label(line: SideLine) -> str:
+    """The label of the configuration a header line names (the shown result's, else the requested one)."""
+    return (line.shown.config if line.shown is not None else line.requested).label
+
+
+def shared_start(labels: Sequence[str]) -> int:
+    """How many leading characters ``labels`` share, when they differ (0 when they are the same: nothing
+    would be left to tell them apart)."""
+    if len(set(labels)) < 2:
+        return 0
+    differing = (index for index, chars in enumerate(zip(*labels, strict=False)) if len(set(chars)) > 1)
+    return next(differing, min(len(label) for label in labels))
 
 
 def head_parts(dataset: str, questions: int) -> list[Part]:
@@ -146,7 +168,7 @@ def fit(parts: Sequence[Part], width: int) -> Text:
     fitted = _elided(kept, width, math.inf, LAST_RESORT_MIN)
     if fitted is None:  # not even then: the texts at their shortest, and the end cut off
         fitted = [
-            replace(part, text=truncate_middle(part.text, LAST_RESORT_MIN))
+            replace(part, text=part.cut(LAST_RESORT_MIN))
             if part.elide and cell_len(part.text) > LAST_RESORT_MIN
             else part
             for part in kept
@@ -173,10 +195,7 @@ def _elided(parts: list[Part], width: int, rank: float, least: int = ELIDED_MIN)
         longest = max(room, key=lambda i: widths[i] - cut[i] if cut[i] < room[i] else -1)
         cut[longest] += 1
         over -= 1
-    return [
-        replace(part, text=truncate_middle(part.text, widths[i] - cut[i])) if cut.get(i) else part
-        for i, part in enumerate(parts)
-    ]
+    return [replace(part, text=part.cut(widths[i] - cut[i])) if cut.get(i) else part for i, part in enumerate(parts)]
 
 
 def _text(parts: Sequence[Part], width: int) -> Text:
@@ -212,10 +231,10 @@ class ConfigBar(Widget):
 
     def line_parts(self) -> list[list[Part]]:
         """The header's lines as parts, before fitting them to the width."""
-        sides = [side_parts(line) for line in self._lines]
-        if len(sides) == 1:
-            return [[*self._head, Part("  │  ", drop=3), *sides[0]]]
-        return [self._head, *sides]
+        if len(self._lines) == 1:
+            return [[*self._head, Part("  │  ", drop=3), *side_parts(self._lines[0])]]
+        shared = shared_start([shown_label(line) for line in self._lines])
+        return [self._head, *(side_parts(line, shared) for line in self._lines)]
 
     def render(self) -> Text:
         width = max(1, self.size.width)

@@ -25,15 +25,11 @@ article's paragraphs without a separator).
 
 from __future__ import annotations
 
-import bisect
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
-from itertools import count
 from pathlib import Path
 from typing import ClassVar
 
-import numpy as np
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -43,11 +39,11 @@ from textual.geometry import Region, Size
 from textual.message import Message
 from textual.strip import Strip
 
-from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_layout, document_marks
+from chunkscope.analysis.marks import TextMarks
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.actions import Place, bindings_for
-from chunkscope.tui.cells import WrappedText, rewrap_text, visible, word_start, wrap_text
+from chunkscope.tui.cells import WrappedText
 from chunkscope.tui.widgets._marked_text import (
     DELIVERED,
     DUPLICATE,
@@ -57,137 +53,13 @@ from chunkscope.tui.widgets._marked_text import (
     ODD,
     OVERLAP,
     QUERY,
-    Glyph,
-    MarkedText,
-    extra_cells,
-    marker_glyphs,
-    overlay_codes,
-    shading_codes,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
+from chunkscope.tui.widgets.document_layers import ChunkLayer, RenderState, render_state
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 LEGEND = "│ chunk boundary · «» overlap · ⟦gold⟧ · ✂ cut · gutter: offset, ●#n rank sent, ○#n not sent"
-
-_serials = count(1)
-
-
-@dataclass(eq=False)
-class _ChunkLayer:
-    """What depends on the document and its chunks only: shared by every question on it.
-
-    Holds the chunks so their id stays unique while the layer is cached.
-    """
-
-    document: Document
-    chunks: object
-    layout: ChunkLayout
-    display: str
-    codes: np.ndarray
-    glyphs: dict[int, list[Glyph]]
-    extra_cells: np.ndarray
-    breaks: tuple[int, ...]
-    """Starts of the recorded paragraphs (hard line breaks besides the terminators)."""
-    layouts: dict[int, WrappedText] = field(default_factory=dict)
-
-    def wrapped(self, width: int) -> WrappedText:
-        """The document wrapped with the boundary glyphs only (once per width)."""
-        if width not in self.layouts:
-            if len(self.layouts) > 4:
-                self.layouts.clear()
-            self.layouts[width] = wrap_text(self.document.text, width, self.extra_cells, breaks=self.breaks)
-        return self.layouts[width]
-
-    def starts_paragraph(self, layout: WrappedText, line: int) -> bool:
-        """``line`` is the first of a paragraph: the first line, after a terminator, or at a recorded start."""
-        if line == 0:
-            return True
-        start = int(layout.starts[line])
-        previous_end = int(layout.ends[line - 1])
-        if self.document.text[previous_end : previous_end + 1] in ("\r", "\n"):
-            return True
-        index = bisect.bisect_left(self.breaks, start)
-        return index < len(self.breaks) and self.breaks[index] == start
-
-
-@dataclass(eq=False)
-class _RenderState:
-    """What one show() call displays: its marks and the marked text.
-
-    Holds the shown objects so their ids stay unique while the state is cached.
-    """
-
-    layer: _ChunkLayer
-    question: Question | None
-    result: QuestionResult | None
-    marks: TextMarks
-    text: MarkedText
-    extra_cells: np.ndarray
-    rank_cells: int
-    """Cells of the gutter's rank column (0 without ranks): the widest tag of the result and ``+``."""
-    serial: int = field(default_factory=lambda: next(_serials))
-    layouts: dict[int, WrappedText] = field(default_factory=dict)
-    tags: dict[int, dict[int, Glyph]] = field(default_factory=dict)
-
-    @property
-    def document(self) -> Document:
-        return self.layer.document
-
-    def layout(self, width: int) -> WrappedText:
-        """Line starts for ``width`` cells of text: the chunk layer's, re-wrapped where glyphs
-        differ and so that each ranked chunk starts a line."""
-        if width not in self.layouts:
-            if len(self.layouts) > 4:
-                self.layouts.clear()
-                self.tags.clear()
-            base = self.layer.wrapped(width)
-            self.layouts[width] = rewrap_text(
-                self.document.text,
-                width,
-                self.extra_cells,
-                base,
-                self.layer.extra_cells,
-                breaks=self.layer.breaks,
-                forced=self.rank_breaks(),
-            )
-        return self.layouts[width]
-
-    def rank_breaks(self) -> tuple[int, ...]:
-        """Where the lines of the ranked chunks start: at each chunk's start, or at the start of the word
-        it falls inside (:func:`word_start`), so no word is split; its boundary mark stays inside the word."""
-        text, breaks = self.document.text, self.layer.breaks
-        starts = set()
-        for rank in self.marks.ranks:
-            index = bisect.bisect_right(breaks, rank.offset)
-            starts.add(word_start(text, rank.offset, breaks[index - 1] if index else 0))
-        return tuple(sorted(starts))
-
-    def rank_tags(self, width: int) -> dict[int, Glyph]:
-        """The gutter's rank tag per line at ``width``: the best rank starting on it, ``+`` when more do."""
-        if width not in self.tags:
-            layout = self.layout(width)
-            by_line: dict[int, list[RankMark]] = {}
-            for rank in self.marks.ranks:
-                by_line.setdefault(layout.line_of(rank.offset), []).append(rank)
-            self.tags[width] = {line: rank_tag(ranks) for line, ranks in by_line.items()}
-        return self.tags[width]
-
-
-def rank_tag(ranks: Sequence[RankMark]) -> Glyph:
-    """``●#n`` (delivered) or ``○#n`` for the best of ``ranks``, with ``+`` when there are more."""
-    best = min(ranks, key=lambda r: r.rank)
-    more = "+" if len(ranks) > 1 else ""
-    if best.delivered:
-        return f"●#{best.rank}{more}", "rank-delivered"
-    return f"○#{best.rank}{more}", "rank"
-
-
-def rank_column_cells(result: QuestionResult | None) -> int:
-    """Cells for any rank tag of ``result`` (``●#`` + the digits of its deepest rank + ``+``), 0 without hits."""
-    deepest = max((hit.rank for hit in result.ranked), default=0) if result is not None else 0
-    return 3 + len(str(deepest)) if deepest else 0
-
 
 STATES_KEPT = 96
 """Render states kept at most (one per question shown or prepared ahead)."""
@@ -201,16 +73,16 @@ class _KeptStates:
     together (the last one used is always kept)."""
 
     def __init__(self) -> None:
-        self._states: OrderedDict[Hashable, _RenderState] = OrderedDict()
+        self._states: OrderedDict[Hashable, RenderState] = OrderedDict()
         self._characters = 0
 
-    def get(self, key: Hashable) -> _RenderState | None:
+    def get(self, key: Hashable) -> RenderState | None:
         state = self._states.get(key)
         if state is not None:
             self._states.move_to_end(key)
         return state
 
-    def set(self, key: Hashable, state: _RenderState) -> None:
+    def set(self, key: Hashable, state: RenderState) -> None:
         previous = self._states.pop(key, None)
         if previous is not None:
             self._characters -= len(previous.layer.document.text)
@@ -273,10 +145,10 @@ class DocumentView(QuietScrollView, can_focus=True):
         self, *, name: str | None = None, id: str | None = None, classes: str | None = None, disabled: bool = False
     ) -> None:
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
-        self._state: _RenderState | None = None
+        self._state: RenderState | None = None
         # Sized for the questions the screen prepares ahead (about 80, a screen of lines each, in a few documents).
         self._states = _KeptStates()
-        self._layers: LRUCache[Hashable, _ChunkLayer] = LRUCache(32)
+        self._layers: LRUCache[Hashable, ChunkLayer] = LRUCache(32)
         self._lines: LRUCache[Hashable, Strip] = LRUCache(4096)
         self._styles = ComponentStyles(self, "document-view")
         self._quiet_scrolls = 0
@@ -357,48 +229,14 @@ class DocumentView(QuietScrollView, can_focus=True):
 
     def _state_for(
         self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
-    ) -> _RenderState:
+    ) -> RenderState:
         """The render state of showing this, cached (by the identity of what is shown)."""
         key = (document.id, id(chunks), id(result), id(question))
         state = self._states.get(key)
         if state is None:
-            state = self._render_state(document, chunks, result, question)
+            state = render_state(self._layers, document, chunks, result, question)
             self._states.set(key, state)
         return state
-
-    def _render_state(
-        self, document: Document, chunks: Sequence[Chunk], result: QuestionResult | None, question: Question | None
-    ) -> _RenderState:
-        length = len(document.text)
-        layer_key = (document.id, id(chunks))
-        layer = self._layers.get(layer_key)
-        if layer is None or layer.document is not document:
-            layout = chunk_layout(chunks, document.id)
-            bare = TextMarks(document.id, 0, length, layout.extents, layout.overlaps, layout.boundaries)
-            boundary_glyphs = marker_glyphs(bare, boundaries=True, ranks=False)
-            layer = _ChunkLayer(
-                document=document,
-                chunks=chunks,
-                layout=layout,
-                display=visible(document.text),
-                codes=shading_codes(layout.extents, 0, length),
-                glyphs=boundary_glyphs,
-                extra_cells=extra_cells(boundary_glyphs, 0, length),
-                breaks=tuple(sorted({start for start, _ in document.paragraphs or ()})),
-            )
-            self._layers.set(layer_key, layer)
-        marks = document_marks(document, chunks, question, result, layout=layer.layout)
-        # rank tags go in the gutter, never between characters
-        glyphs = marker_glyphs(marks, boundaries=True, ranks=False)
-        return _RenderState(
-            layer=layer,
-            question=question,
-            result=result,
-            marks=marks,
-            text=MarkedText(0, layer.display, overlay_codes(layer.codes, marks, 0), glyphs, sorted(glyphs)),
-            extra_cells=extra_cells(glyphs, 0, length, base=(layer.glyphs, layer.extra_cells)),
-            rank_cells=rank_column_cells(result),
-        )
 
     def clear(self) -> None:
         """Show nothing (e.g. when no question is selected)."""
@@ -494,7 +332,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         return 0 if self._state is None else self._gutter_width_of(self._state)
 
     @staticmethod
-    def _gutter_width_of(state: _RenderState) -> int:
+    def _gutter_width_of(state: RenderState) -> int:
         ranks = state.rank_cells
         return len(str(len(state.document.text))) + 2 + (ranks + 1 if ranks else 0)
 
@@ -618,7 +456,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         return self._line_strip(state, layout, line, width, text_width, marked)
 
     def _line_strip(
-        self, state: _RenderState, layout: WrappedText, line: int, width: int, text_width: int, marked: bool
+        self, state: RenderState, layout: WrappedText, line: int, width: int, text_width: int, marked: bool
     ) -> Strip:
         """One line: gutter and text, from the line cache when drawn before."""
         key = (state.serial, line, width, text_width, marked, self._styles.generation)
@@ -631,7 +469,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         return strip
 
     def _gutter_segments(
-        self, state: _RenderState, layout: WrappedText, line: int, text_width: int, marked: bool
+        self, state: RenderState, layout: WrappedText, line: int, text_width: int, marked: bool
     ) -> list[Segment]:
         """The paragraph's starting offset on its first line, the rank tag of a chunk starting on the line,
         the highlight mark of the chunk picked in the ranked list."""
@@ -651,7 +489,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         segments.append(Segment(marker, marker_style))
         return segments
 
-    def _text_segments(self, state: _RenderState, layout: WrappedText, line: int) -> list[Segment]:
+    def _text_segments(self, state: RenderState, layout: WrappedText, line: int) -> list[Segment]:
         """One line of document text with its marker glyphs."""
         start, owned_end = layout.owned(line)
         return state.text.segments(start, int(layout.ends[line]), owned_end, self._code_style, self._styles.component)

@@ -24,7 +24,7 @@ from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.analysis.fragility import FRAGILE_MARK, NEARBY_MARK, FragilityRow
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
-from chunkscope.tui.state.rows import QuestionRow, Status
+from chunkscope.tui.state.rows import APPROXIMATE_MARK, QuestionRow, Status, approximate_matches
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 
 ID_WIDTH_LIMIT = 16
@@ -306,7 +306,9 @@ class QuestionList(QuietScrollView, can_focus=True):
             key = (row.question.id, room)
             query = self._queries.get(key)
             if query is None:
-                query = " " + truncate(single_line(row.question.query), room)
+                # ≈: the gold was located approximately, as the ranked chunks' header says (same test).
+                approximate = f"{APPROXIMATE_MARK} " if approximate_matches(row.result) else ""
+                query = " " + truncate(approximate + single_line(row.question.query), room)
                 self._queries.set(key, query)
             segments.append(Segment(query, base))
         return segments

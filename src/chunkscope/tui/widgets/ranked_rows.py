@@ -19,6 +19,7 @@ from chunkscope.model import Corpus, Question
 from chunkscope.pipeline.cost import TokenCost
 from chunkscope.results import DeliveryDecisions, QuestionResult, RankedChunk
 from chunkscope.tui.cells import pad, truncate, visible
+from chunkscope.tui.state.rows import APPROXIMATE_MARK, approximate_matches
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus
 from chunkscope.tui.widgets.text_window import INDENT, text_window
@@ -67,9 +68,9 @@ def header_strips(
         details.append("lost: no chunk holds the evidence")
     if result.duplicate_chars:
         details.append(f"{result.duplicate_chars} chars re-sent")
-    approximate = sorted({label for labels in result.gold_match for label in labels if label != "exact"})
+    approximate = approximate_matches(result)
     if approximate:
-        details.append(f"≈ gold located {', '.join(approximate)}")
+        details.append(f"{APPROXIMATE_MARK} gold located {', '.join(approximate)}")
     line2 = [Segment(" · ".join(details), styles.component("detail"))]
     if Strip(segments).cell_length + 2 + cell_len(evidence_segment.text) <= width:
         lines = [[*segments, Segment("  ", header), evidence_segment], line2]
