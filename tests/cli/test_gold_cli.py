@@ -207,7 +207,8 @@ def test_quotes_that_need_a_lower_rung_fail_under_a_stricter_gold_match(capsys: 
     error = one_line_error(capsys, *args, "--gold-match", "exact")  # f1's straight quotes are not found
     assert ":1: field 'evidence[0].quote'" in error
     # normalisation finds f1's quote: the hint is the default, not the approximate fuzzy match
-    assert error.rstrip().endswith("(--gold-match exact; try --gold-match normalized, the default, which finds it)")
+    hint = "(--gold-match exact; try --gold-match normalized, the default, which finds it)"
+    assert error.rstrip().endswith(f"{hint} (--skip-bad-gold leaves such questions out and counts them)")
     assert "fuzzy" not in error
 
 
@@ -218,7 +219,8 @@ def test_a_quote_normalisation_misses_too_still_suggests_fuzzy(
     only_typos = tmp_path / "f2.jsonl"
     only_typos.write_text(lines[1] + "\n", encoding="utf-8")  # f2: typos, which only fuzzy matching finds
     error = one_line_error(capsys, "eval", *GOLD_INPUT, "--questions", str(only_typos), "--gold-match", "exact")
-    assert error.rstrip().endswith("(--gold-match exact; try --gold-match fuzzy)")
+    hint = "(--gold-match exact; try --gold-match fuzzy)"
+    assert error.rstrip().endswith(f"{hint} (--skip-bad-gold leaves such questions out and counts them)")
 
 
 @pytest.mark.parametrize("command", ["eval", "compare", "sweep", "inspect"])

@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 EXTRAS: dict[str, list[str]] = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"][
     "optional-dependencies"
 ]
-NOT_STRATEGIES = {"test", "docs", "dev", "bench", "all"}
-"""Extras that bring tools, not strategies."""
+NOT_STRATEGIES = {"test", "docs", "dev", "bench", "all", "serve", "dask"}
+"""Extras that bring tools, not strategies (serve: the web server of `chunkscope serve`; dask: a cluster executor)."""
 
 
 def _name(requirement: str) -> str:

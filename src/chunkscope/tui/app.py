@@ -114,7 +114,7 @@ class ChunkscopeApp(App[None]):
         self._progress_shown_at = -PROGRESS_INTERVAL_S
         self._progress_due: Timer | None = None
         """The status update scheduled for the end of the interval (None: none is due)."""
-        self.long_work = LongWorkGate(self)
+        self.long_work = LongWorkGate(self, self.session, self.open_screen)
         """Asks before a computation estimated at over ``ASK_OVER_S`` seconds."""
         # The single view is the base screen of the app's only mode, so it is there from the first frame,
         # its list focused: keys typed while the app starts reach its bindings (not an empty screen).

@@ -7,24 +7,32 @@ model, the gate measures it (once per model and machine, in a thread) and then a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
 
 from chunkscope.results import Config
 from chunkscope.retrievers.dense import Dense
 from chunkscope.tui import messages
 from chunkscope.tui.screens.confirm import ConfirmLongWork
 from chunkscope.tui.state import estimate
+from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side
 
-if TYPE_CHECKING:
-    from chunkscope.tui.app import ChunkscopeApp
+ScreenOpener = Callable[[Screen[Any], Callable[[Any], None]], None]
+"""How the gate opens its dialog: the app's ``open_screen`` (which opens nothing once the app is quitting)."""
 
 
 class LongWorkGate:
     """Holds back the configuration requests whose computation would take long until the user agrees."""
 
-    def __init__(self, app: ChunkscopeApp) -> None:
+    def __init__(self, app: App[Any], session: Session, open_screen: ScreenOpener) -> None:
+        # The app's parts, not the app class: tui.app imports this module.
         self.app = app
+        self.session = session
+        self.open_screen = open_screen
         self.agreed: set[Config] = set()
         """Configurations the user agreed to compute (not asked again)."""
         self.measuring: set[str] = set()
@@ -32,7 +40,7 @@ class LongWorkGate:
 
     def holds(self, side: Side, config: Config) -> bool:
         """True when the request for ``config`` waits (for a measurement or an answer); False: go on with it."""
-        session = self.app.session
+        session = self.session
         evaluator = session.evaluator
         if config in self.agreed or evaluator.cached(config) is not None:
             return False
@@ -73,7 +81,7 @@ class LongWorkGate:
                 session.decline(side)
                 self.app.notify(f"Not started: {config.label}.", title="Estimate", markup=False)
 
-        self.app.open_screen(
+        self.open_screen(
             ConfirmLongWork("Long computation", estimate.estimate_text(config, characters, speed)), answered
         )
         return True
