@@ -68,7 +68,16 @@ def render_page(data: Mapping[str, Any]) -> str:
         f"<header><h1>chunkscope {data['kind']} report</h1></header>\n<main>\n"
         + "".join(
             f'<section id="{name}" hidden></section>\n'
-            for name in ("provenance", "metrics", "buckets", "causes", "transitions", "sweepmap", "questions")
+            for name in (
+                "provenance",
+                "metrics",
+                "buckets",
+                "causes",
+                "transitions",
+                "answers",
+                "sweepmap",
+                "questions",
+            )
         )
         + "</main>\n"
         f'<script type="application/json" id="report-data">{embedded_json(data)}</script>\n'
