@@ -31,10 +31,12 @@ def _run(*argv: str) -> None:
     assert main(list(argv)) == 0
 
 
-def _sample_with_answers(tmp_path: Path) -> dict[str, Path]:
+def _sample_with_answers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     """The sample questions with a reference answer (the first quote's first six words), and two answers
     files: A answers every question but q05 and judges every third one wrong; B judges every fourth one wrong.
-    One answer holds markup; one row of A answers no question."""
+    One answer holds markup; one row of A answers no question. Run from ``tmp_path``, so that the page names the
+    answers files as the docs' screenshots show them (``answers-a.jsonl``)."""
+    monkeypatch.chdir(tmp_path)
     questions = [json.loads(line) for line in (SAMPLE / "questions.jsonl").read_text(encoding="utf-8").splitlines()]
     with_references = tmp_path / "questions.jsonl"
     with with_references.open("w", encoding="utf-8") as out:
@@ -43,7 +45,7 @@ def _sample_with_answers(tmp_path: Path) -> dict[str, Path]:
             quote = first.get("quote") or first.get("any", [{}])[0].get("quote")
             references = [" ".join(quote.split()[:6])] if quote else []  # q26's gold is offsets: no reference
             out.write(json.dumps({**q, "answers": references}, ensure_ascii=False) + "\n")
-    files = {"questions": with_references, "a": tmp_path / "answers-a.jsonl", "b": tmp_path / "answers-b.jsonl"}
+    files = {"questions": with_references, "a": Path("answers-a.jsonl"), "b": Path("answers-b.jsonl")}
     with files["a"].open("w", encoding="utf-8") as a, files["b"].open("w", encoding="utf-8") as b:
         for i, q in enumerate(questions):
             answer = HOSTILE if q["id"] == "q02" else f"answer {i} to {q['id']}"
@@ -107,8 +109,10 @@ def _option_counts(page: Any) -> dict[str, Any]:
     )
 
 
-def test_eval_page_shows_the_answers_of_the_json_report(open_page: Any, tmp_path: Path) -> None:
-    files = _sample_with_answers(tmp_path)
+def test_eval_page_shows_the_answers_of_the_json_report(
+    open_page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _sample_with_answers(tmp_path, monkeypatch)
     _run(
         "eval", "--corpus", str(SAMPLE / "corpus"), "--questions", str(files["questions"]),
         "--chunker", "fixed:size=200", "--chunker", "paragraph", "--answers", str(files["a"]),
@@ -159,8 +163,10 @@ def test_eval_page_shows_the_answers_of_the_json_report(open_page: Any, tmp_path
     page.screenshot("html-answers-question", "questions")
 
 
-def test_compare_page_shows_answer_transitions_and_filters_by_side(open_page: Any, tmp_path: Path) -> None:
-    files = _sample_with_answers(tmp_path)
+def test_compare_page_shows_answer_transitions_and_filters_by_side(
+    open_page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = _sample_with_answers(tmp_path, monkeypatch)
     _run(
         "compare", "fixed:size=200", "paragraph", "--corpus", str(SAMPLE / "corpus"),
         "--questions", str(files["questions"]), "--permutations", "200",
@@ -202,8 +208,8 @@ def _check_transitions(page: Any, transitions: dict[str, Any]) -> None:
     assert equivalence == transitions["equivalence"]["p_value"]
 
 
-def test_saved_reports_render_their_answers(open_page: Any, tmp_path: Path) -> None:
-    files = _sample_with_answers(tmp_path)
+def test_saved_reports_render_their_answers(open_page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    files = _sample_with_answers(tmp_path, monkeypatch)
     common = ("--corpus", str(SAMPLE / "corpus"), "--questions", str(files["questions"]))
     _run("eval", *common, "--answers", str(files["a"]), "--json", str(tmp_path / "e.json"))
     _run("report", str(tmp_path / "e.json"), "--html", str(tmp_path / "e.html"))
