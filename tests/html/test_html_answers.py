@@ -204,6 +204,9 @@ def _check_transitions(page: Any, transitions: dict[str, Any]) -> None:
     names = ("answer_rate_a", "answer_rate_b", "delta", "p_value", "evidence_p_value")
     assert fields == {name: transitions[name] for name in names}
     assert page.js("return document.getElementById('answer-summary').textContent") == transitions["summary"] + "."
+    if "equivalence" not in transitions:  # no --answer-margin
+        assert page.js("return document.getElementById('answer-equivalence')") is None
+        return
     equivalence = page.js("return JSON.parse(document.querySelector('[data-field=equivalence_p]').dataset.value)")
     assert equivalence == transitions["equivalence"]["p_value"]
 
@@ -243,4 +246,48 @@ def test_a_page_without_answers_has_no_answer_section(open_page: Any, tmp_path: 
     page = open_page(tmp_path / "e.html")
     assert page.js("return document.getElementById('answers').hidden") is True
     assert page.js("return document.getElementById('answer-filter')") is None
+    page.assert_quiet()
+
+
+@pytest.mark.jsquad
+def test_jsquad_compare_page_with_answers_judged_by_exact_match(
+    open_page: Any, tmp_path: Path, jsquad_path: Path, jsquad: Any
+) -> None:
+    """3,973 questions: answers for A and B (the first reference, or 不明 for every third / fourth question),
+    judged by the built-in exact match; the page's numbers and filters against the JSON report and the CSV."""
+    questions = jsquad.questions.questions
+    for name, every in (("a", 3), ("b", 4)):
+        with (tmp_path / f"{name}.jsonl").open("w", encoding="utf-8") as out:
+            for i, q in enumerate(questions):
+                answer = q.references[0] if i % every else "不明"
+                out.write(json.dumps({"id": q.id, "answer": answer}, ensure_ascii=False) + "\n")
+    _run(
+        "compare", "fixed:size=200", "fixed:size=400", "--squad", str(jsquad_path), "--permutations", "200",
+        "--answers", str(tmp_path / "a.jsonl"), "--answers", str(tmp_path / "b.jsonl"), "--judge", "em",
+        "--json", str(tmp_path / "c.json"), "--csv", str(tmp_path / "c.csv"), "--html", str(tmp_path / "c.html"),
+    )  # fmt: skip
+    report = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    page = open_page(tmp_path / "c.html")
+    for i, side in enumerate(report["answers"]["configs"]):
+        _check_attribution(page, i, side["answers"])
+    _check_transitions(page, report["answers"]["transitions"])
+    rows = list(csv.DictReader((tmp_path / "c.csv").open(encoding="utf-8")))
+    for side, index in (("a", 0), ("b", 1)):
+        for k in CLASSES:
+            expected = [r["question"] for r in rows if r[f"answer_attribution_{side}"] == k]
+            assert _filter_lists(page, f"{index}:{k}") == expected
+    # the first "generation" question of B: its references, and B's answer judged wrong (so 不明, not a reference)
+    generation = _filter_lists(page, "1:generation")
+    chosen = page.selected_id()
+    assert chosen == generation[0]
+    question = next(q for q in questions if q.id == chosen)
+    references = page.js(
+        "return [...document.querySelectorAll('#detail-references .reference > span')].map(s => s.textContent)"
+    )
+    assert references == list(question.references)
+    answer = page.js("return document.querySelectorAll('#detail .run')[1].querySelector('.answer-text').textContent")
+    assert answer == "不明"
+    assert page.js(
+        "return document.querySelectorAll('#detail .run')[1].querySelector('.answer').dataset.attribution"
+    ) == ("generation")
     page.assert_quiet()
