@@ -184,9 +184,43 @@ def test_compare_page_shows_answer_transitions_and_filters_by_side(
             expected = [r["question"] for r in rows if r[f"answer_attribution_{side}"] == k]
             assert _filter_lists(page, f"{index}:{k}") == expected
     assert _filter_lists(page, "0:none") == ["q05"]
+    _filter_lists(page, "")
+    _answer_cells_filter_exactly(page, rows, report["answers"]["transitions"])
     page.assert_quiet()
     _filter_lists(page, "")
     page.screenshot("html-compare-answers", "answer-transitions-head")
+
+
+def _moves(rows: list[dict[str, str]]) -> dict[str, tuple[str, str]]:
+    """Each question answered under A and B: its evidence and answer transitions, by their definitions in
+    docs/metrics.md, from the compare CSV's complete and answer_correct columns."""
+    evidence = {("1", "1"): "stayed complete", ("0", "1"): "became complete", ("1", "0"): "became incomplete"}
+    answer = {("1", "1"): "stayed correct", ("0", "1"): "turned correct", ("1", "0"): "turned wrong"}
+    return {
+        r["question"]: (
+            evidence.get((r["complete_a"], r["complete_b"]), "stayed incomplete"),
+            answer.get((r["answer_correct_a"], r["answer_correct_b"]), "stayed wrong"),
+        )
+        for r in rows
+        if r["answer_correct_a"] and r["answer_correct_b"]
+    }
+
+
+def _answer_cells_filter_exactly(page: Any, rows: list[dict[str, str]], transitions: dict[str, Any]) -> None:
+    """Each cell of the answer transitions lists exactly its questions; clicking it again clears the filter."""
+    moves = _moves(rows)
+    clicked = 0
+    for e, row in transitions["transitions"].items():
+        for a, count in row.items():
+            cell = f"#answer-transitions td[data-evidence='{e}'][data-answer='{a}'] button"
+            page.js("document.querySelector(arguments[0]).click()", cell)
+            shown = page.shown_ids()
+            assert shown == [r["question"] for r in rows if moves.get(r["question"]) == (e, a)]
+            assert len(shown) == count
+            clicked += bool(count)
+            page.js("document.querySelector(arguments[0]).click()", cell)
+            assert len(page.shown_ids()) == len(rows)
+    assert clicked >= 4  # the sample's answers move in several ways: the check is not vacuous
 
 
 def _check_transitions(page: Any, transitions: dict[str, Any]) -> None:
@@ -276,6 +310,8 @@ def test_jsquad_compare_page_with_answers_judged_by_exact_match(
         for k in CLASSES:
             expected = [r["question"] for r in rows if r[f"answer_attribution_{side}"] == k]
             assert _filter_lists(page, f"{index}:{k}") == expected
+    _filter_lists(page, "")
+    _answer_cells_filter_exactly(page, rows, report["answers"]["transitions"])
     # the first "generation" question of B: its references, and B's answer judged wrong (so 不明, not a reference)
     generation = _filter_lists(page, "1:generation")
     chosen = page.selected_id()

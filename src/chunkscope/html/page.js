@@ -286,6 +286,7 @@
     }
     node.appendChild(box);
   }
+  var answerMoveFilter = null;
   function answerTransitions(node, t) {
     node.appendChild(el("h3", { id: "answer-transitions-head", text: "Answers under A and B: evidence transitions (rows) × answer transitions (columns), " + t.questions + " questions answered under both" }));
     var evidence = Object.keys(t.transitions);
@@ -296,13 +297,28 @@
     evidence.forEach(function (e) {
       var row = el("tr", null, el("th", { text: e }));
       answers.forEach(function (k) {
-        var td = numCell(t.transitions[e][k], { "data-evidence": e, "data-answer": k });
-        if (!t.transitions[e][k]) td.classList.add("zero");
+        var count = t.transitions[e][k];
+        var td = numCell(count, { "data-evidence": e, "data-answer": k });
+        if (!count) td.classList.add("zero");
+        if (DET && DET.answer_transitions) {
+          // Clicking a cell lists its questions (from the reports layer's per-question transitions).
+          td.textContent = "";
+          var button = el("button", { cls: "cell-btn", type: "button", title: "show the questions: evidence " + e + ", answer " + k, text: fmt(count) });
+          button.addEventListener("click", function () {
+            var active = answerMoveFilter && answerMoveFilter[0] === e && answerMoveFilter[1] === k;
+            document.querySelectorAll("#answer-transitions td.active").forEach(function (n) { n.classList.remove("active"); });
+            answerMoveFilter = active ? null : [e, k];
+            if (!active) td.classList.add("active");
+            applyFilter();
+          });
+          td.appendChild(button);
+        }
         row.appendChild(td);
       });
       table.appendChild(row);
     });
     node.appendChild(el("div", { cls: "scroll" }, table));
+    if (DET && DET.answer_transitions) node.appendChild(el("p", { cls: "legend", text: "Click a cell to list its questions; again to clear." }));
     var tests = el("table", { id: "answer-tests" }, el("tr", null, el("th", { text: "paired test, same questions" }), el("th", { cls: "num", text: "A" }),
       el("th", { cls: "num", text: "B" }), el("th", { cls: "num", text: "Δ (B−A)" }), el("th", { cls: "num", text: "p" })));
     tests.appendChild(el("tr", { "data-test": "answer" }, el("td", { text: "answer correct rate" + (t.exact ? " (exact)" : "") }),
@@ -397,7 +413,8 @@
         var rows = DET.runs.map(function (run) { return run.rows[i]; });
         items.push({ index: i, id: q.id, query: q.query, states: rows.map(function (r) { return r[0]; }),
           failing: rows.some(function (r) { return r[2] !== "OK"; }), approx: q.gold.some(function (g) { return g[4]; }),
-          answers: DET.runs.map(function (run) { return run.answers ? (run.answers[i] ? run.answers[i][3] : "none") : null; }) });
+          answers: DET.runs.map(function (run) { return run.answers ? (run.answers[i] ? run.answers[i][3] : "none") : null; }),
+          answerMove: DET.answer_transitions ? DET.answer_transitions[i] : null });
       });
     } else if (KIND === "eval" && R.configs[0].questions) {
       R.configs[0].questions.forEach(function (q, i) {
@@ -426,6 +443,8 @@
     clear.addEventListener("click", function () {
       filterBox.value = ""; onlySelect.value = "all"; stateFilter = null;
       if (answerSelect) answerSelect.value = "";
+      answerMoveFilter = null;
+      document.querySelectorAll("#answer-transitions td.active").forEach(function (n) { n.classList.remove("active"); });
       document.querySelectorAll("#transition-table td.active").forEach(function (n) { n.classList.remove("active"); });
       applyFilter();
     });
@@ -497,6 +516,7 @@
   function visible(item) {
     if (stateFilter && (item.states[0] !== stateFilter[0] || item.states[1] !== stateFilter[1])) return false;
     if (onlySelect.value === "failing" && !item.failing) return false;
+    if (answerMoveFilter && !(item.answerMove && item.answerMove[0] === answerMoveFilter[0] && item.answerMove[1] === answerMoveFilter[1])) return false;
     if (answerSelect && answerSelect.value) {
       var wanted = answerSelect.value.split(":");
       if (item.answers[Number(wanted[0])] !== wanted[1]) return false;
@@ -508,7 +528,8 @@
     shown = [];
     var isShown = {};
     items.forEach(function (item, position) { if (visible(item)) { shown.push(position); isShown[position] = true; } });
-    countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "");
+    countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "") +
+      (answerMoveFilter ? " (evidence " + answerMoveFilter[0] + ", answer " + answerMoveFilter[1] + ")" : "");
     countNode.setAttribute("data-shown", String(shown.length));
     list.scrollTop = 0;
     if (selected < 0 || !isShown[selected]) {

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope import __version__
+from chunkscope.analysis.answer_compare import question_transitions
 from chunkscope.analysis.comparison import state_of
 from chunkscope.analysis.diagnose import diagnose, failure_detail
 from chunkscope.errors import InputError
@@ -106,6 +107,12 @@ def html_data(
     }
     if with_answers:
         detail["answer_fields"] = list(ANSWER_FIELDS)
+    if answers is not None and answers.transitions is not None:
+        # [evidence transition, answer transition] of each question answered under A and B (null otherwise)
+        moves = question_transitions(answers.transitions.a, answers.transitions.b)
+        detail["answer_transitions"] = [
+            list(moves[q.id]) if q.id in moves else None for q in dataset.questions.questions
+        ]
     return {
         "format": DATA_FORMAT,
         "version": DATA_VERSION,
