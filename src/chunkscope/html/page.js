@@ -174,6 +174,19 @@
   }
 
   // ---- transition matrix (compare) ----
+  // A count cell of a matrix whose click lists the cell's questions (again: clears). filter(): whether this cell's
+  // filter is the one set; filter(on): also sets it (on) or clears it.
+  function filterCell(td, count, title, table, filter) {
+    var button = el("button", { cls: "cell-btn", type: "button", title: title, text: String(count) });
+    button.addEventListener("click", function () {
+      var active = filter();
+      document.querySelectorAll(table + " td.active").forEach(function (n) { n.classList.remove("active"); });
+      filter(!active);
+      if (!active) td.classList.add("active");
+      applyFilter();
+    });
+    td.appendChild(button);
+  }
   var stateFilter = null;
   function transitions() {
     var comparison = R.comparison;
@@ -188,16 +201,12 @@
       states.forEach(function (sb, j) {
         var count = matrix[i][j];
         var td = el("td", { cls: "num", "data-a": sa, "data-b": sb, "data-value": String(count) });
-        var button = el("button", { cls: "cell-btn", type: "button", title: "show the questions " + sa + " → " + sb, text: String(count) });
         if (!count) td.classList.add("zero");
-        button.addEventListener("click", function () {
+        filterCell(td, count, "show the questions " + sa + " → " + sb, "#transition-table", function (on) {
           var active = stateFilter && stateFilter[0] === sa && stateFilter[1] === sb;
-          document.querySelectorAll("#transition-table td.active").forEach(function (n) { n.classList.remove("active"); });
-          stateFilter = active ? null : [sa, sb];
-          if (!active) td.classList.add("active");
-          applyFilter();
+          if (on !== undefined) stateFilter = on ? [sa, sb] : null;
+          return active;
         });
-        td.appendChild(button);
         row.appendChild(td);
       });
       table.appendChild(row);
@@ -303,15 +312,11 @@
         if (DET && DET.answer_transitions) {
           // Clicking a cell lists its questions (from the reports layer's per-question transitions).
           td.textContent = "";
-          var button = el("button", { cls: "cell-btn", type: "button", title: "show the questions: evidence " + e + ", answer " + k, text: fmt(count) });
-          button.addEventListener("click", function () {
+          filterCell(td, count, "show the questions: evidence " + e + ", answer " + k, "#answer-transitions", function (on) {
             var active = answerMoveFilter && answerMoveFilter[0] === e && answerMoveFilter[1] === k;
-            document.querySelectorAll("#answer-transitions td.active").forEach(function (n) { n.classList.remove("active"); });
-            answerMoveFilter = active ? null : [e, k];
-            if (!active) td.classList.add("active");
-            applyFilter();
+            if (on !== undefined) answerMoveFilter = on ? [e, k] : null;
+            return active;
           });
-          td.appendChild(button);
         }
         row.appendChild(td);
       });
