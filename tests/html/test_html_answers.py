@@ -327,3 +327,33 @@ def test_jsquad_compare_page_with_answers_judged_by_exact_match(
         "return document.querySelectorAll('#detail .run')[1].querySelector('.answer').dataset.attribution"
     ) == ("generation")
     page.assert_quiet()
+
+
+def test_eval_with_a_reader_answers_every_configuration_and_filters_each(
+    open_page: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: Path
+) -> None:
+    files = _sample_with_answers(tmp_path, monkeypatch)
+    _run(
+        "eval", "--corpus", str(SAMPLE / "corpus"), "--questions", str(files["questions"]),
+        "--chunker", "fixed:size=200", "--chunker", "paragraph",
+        "--reader", "python:cs_plugins.answering:first_chunk",
+        "--judge", "python:cs_plugins.answering:contains_reference",
+        "--json", str(tmp_path / "e.json"), "--html", str(tmp_path / "e.html"),
+    )  # fmt: skip
+    report = json.loads((tmp_path / "e.json").read_text(encoding="utf-8"))
+    page = open_page(tmp_path / "e.html")
+    labels = page.js("return [...document.querySelectorAll('#answer-filter option')].map(o => o.textContent)")
+    for i, config in enumerate(report["configs"]):
+        block = config["answers"]["answers"]
+        _check_attribution(page, i, block)
+        assert sum(1 for k in CLASSES if block["attribution"][k]) >= 2  # the filter checks below are not vacuous
+        assert f"{block['configuration']}: generation ({block['attribution']['generation']})" in labels
+        for k in CLASSES:
+            expected = [q["id"] for q in config["questions"] if q["answer_attribution"] == k]
+            assert _filter_lists(page, f"{i}:{k}") == expected
+    _filter_lists(page, "")
+    marks = page.js(
+        "return [...document.querySelectorAll('#qlist .qrow')][0].querySelectorAll('[data-attribution]').length"
+    )
+    assert marks == 2  # one mark per answered configuration
+    page.assert_quiet()
