@@ -58,6 +58,9 @@
     if (DET && DET.runs[index]) return DET.runs[index].label;
     return config.chunker + "/" + config.retriever;
   }
+  // The answers part (answers.js), given the page's helpers.
+  var A = chunkscopeAnswers({ el: el, fmt: fmt, numCell: numCell, section: section, labelOf: labelOf, filterCell: filterCell,
+    R: R, DET: DET, KIND: KIND });
 
   // ---- provenance ----
   function provenance() {
@@ -218,127 +221,6 @@
       (DET ? "" : " (From a saved report only the moved questions are listed.)") }));
   }
 
-  // ---- answers: the report's own numbers (eval: in each configuration; compare: the report's "answers") ----
-  var ANSWER_CLASSES = ["ok", "generation", "retrieval", "unsupported"];
-  var ANSWER_CSS = { ok: "good", generation: "bad", retrieval: "bad", unsupported: "warn", none: "muted" };
-  var ANSWER_TAG = { ok: "ok", generation: "gen", retrieval: "ret", unsupported: "uns", none: "–" };
-  function answerBlocks() {
-    if (KIND === "eval") return R.configs.map(function (c) { return c.answers || null; });
-    if (KIND === "compare" && R.answers) return R.answers.configs;
-    return [];
-  }
-  var ANSWERS = answerBlocks();
-  function answeredLabel(i) {
-    var block = ANSWERS[i];
-    return block && block.answers ? block.answers.configuration : labelOf(R.configs[i], i);
-  }
-  // A statistic and its 95% interval, as the report holds them (value, low, high; null where undefined).
-  function statSpan(name, config, stat) {
-    var text = stat.value === null ? "undefined" : fmt(stat.value) + (stat.low === null || stat.high === null ? "" : " [" + fmt(stat.low) + ", " + fmt(stat.high) + "]");
-    return el("span", { cls: "mono", "data-stat": name, "data-config": String(config), "data-value": JSON.stringify(stat.value),
-      "data-low": JSON.stringify(stat.low), "data-high": JSON.stringify(stat.high), text: text });
-  }
-  function answerCount(name, config, value) {
-    return el("span", { "data-count": name, "data-config": String(config), "data-value": JSON.stringify(value), text: fmt(value) });
-  }
-  function answersSection() {
-    var node = section("answers", "Answers");
-    var flagged = [];
-    ANSWERS.forEach(function (b, i) { if (b && b.questions_with_references !== undefined) flagged.push(i); });
-    if (flagged.length) {
-      var table = el("table", { id: "answer-in-context" }, el("tr", null, el("th", { text: "configuration" }), el("th", { cls: "num", text: "complete" }),
-        el("th", { cls: "num", text: "answer_in_context" }), el("th", { cls: "num", text: "answer_in_context_rate" }), el("th", { cls: "num", text: "questions_with_references" })));
-      flagged.forEach(function (i) {
-        var b = ANSWERS[i];
-        table.appendChild(el("tr", { "data-config": String(i) }, el("th", { cls: "mono", text: labelOf(R.configs[i], i) }), numCell(R.configs[i].summary.complete),
-          numCell(b.answer_in_context, { "data-metric": "answer_in_context" }), numCell(b.answer_in_context_rate, { "data-metric": "answer_in_context_rate" }),
-          numCell(b.questions_with_references, { "data-metric": "questions_with_references" })));
-      });
-      node.appendChild(el("div", { cls: "scroll" }, table));
-      node.appendChild(el("p", { cls: "legend", text: "answer_in_context: a reference answer occurs in the text delivered within top-k and the budget (a proxy that needs no generator)." }));
-    }
-    var sides = el("div", { cls: KIND === "compare" ? "answer-sides" : "" });
-    ANSWERS.forEach(function (b, i) { if (b && b.answers) attributionBlock(sides, b.answers, i); });
-    node.appendChild(sides);
-    if (KIND === "compare" && R.answers.transitions) answerTransitions(node, R.answers.transitions);
-  }
-  function attributionBlock(node, a, i) {
-    var box = el("div", { cls: "answers-of", "data-config": String(i) });
-    box.appendChild(el("h3", { cls: "mono", text: "Answers of " + (KIND === "compare" ? "AB"[i] + " = " : "") + a.configuration }));
-    box.appendChild(el("p", null, "From ", el("code", { text: a.source }), " (" + a.format + "), judged by " + a.judged_by + ". They belong to this configuration: ",
-      el("b", { cls: "why", text: a.why_this_configuration }), "; never to another."));
-    box.appendChild(el("p", null, "answered ", answerCount("answered", i, a.answered), " · correct ", answerCount("correct", i, a.correct),
-      " (rate ", answerCount("correct_rate", i, a.correct_rate), ") · unanswered ", answerCount("unanswered", i, a.unanswered),
-      " (left out) · unmatched rows ", answerCount("unmatched_rows", i, a.unmatched_rows.length), " · duplicate rows ", answerCount("duplicate_rows", i, a.duplicate_rows.length)));
-    var head = el("tr", null, el("th", { text: "failure cause" }));
-    ANSWER_CLASSES.forEach(function (k) { head.appendChild(el("th", { cls: "num " + ANSWER_CSS[k], text: k })); });
-    var table = el("table", { cls: "attribution-table", id: "attribution-" + i }, head);
-    function line(cause, counts, strong) {
-      var row = el("tr", { "data-cause": cause }, el(strong ? "th" : "td", { text: cause }));
-      ANSWER_CLASSES.forEach(function (k) {
-        var td = numCell(counts[k], { "data-class": k });
-        if (!counts[k]) td.classList.add("zero");
-        row.appendChild(td);
-      });
-      table.appendChild(row);
-    }
-    Object.keys(a.by_cause).forEach(function (cause) { line(cause, a.by_cause[cause], false); });
-    line("all", a.attribution, true);
-    box.appendChild(el("div", { cls: "scroll" }, table));
-    box.appendChild(el("p", null, "Evidence complete vs answer correct: agreement ", statSpan("agreement", i, a.agreement), " · phi ", statSpan("phi", i, a.phi),
-      " (95% bootstrap intervals" + (a.phi.undefined_resamples ? "; " + a.phi.undefined_resamples + " resamples with phi undefined left out of its interval" : "") + ")."));
-    box.appendChild(el("p", { cls: "legend", text: "ok: complete, correct · generation: complete, wrong (the generator's fault) · retrieval: incomplete, wrong · unsupported: incomplete, correct (incomplete gold, evidence in pieces, or the model's own knowledge)." }));
-    if (a.unmatched_rows.length) {
-      var list = el("ul", { cls: "mono" });
-      a.unmatched_rows.forEach(function (where) { list.appendChild(el("li", { text: where })); });
-      box.appendChild(el("details", null, el("summary", { text: a.unmatched_rows.length + (a.unmatched_rows.length === 1 ? " row" : " rows") + " of the answers file matched no question" }), list));
-    }
-    node.appendChild(box);
-  }
-  var answerMoveFilter = null;
-  function answerTransitions(node, t) {
-    node.appendChild(el("h3", { id: "answer-transitions-head", text: "Answers under A and B: evidence transitions (rows) × answer transitions (columns), " + t.questions + " questions answered under both" }));
-    var evidence = Object.keys(t.transitions);
-    var answers = Object.keys(t.transitions[evidence[0]]);
-    var head = el("tr", null, el("th", { text: "evidence \\ answer" }));
-    answers.forEach(function (k) { head.appendChild(el("th", { cls: "num", text: k })); });
-    var table = el("table", { id: "answer-transitions" }, head);
-    evidence.forEach(function (e) {
-      var row = el("tr", null, el("th", { text: e }));
-      answers.forEach(function (k) {
-        var count = t.transitions[e][k];
-        var td = numCell(count, { "data-evidence": e, "data-answer": k });
-        if (!count) td.classList.add("zero");
-        if (DET && DET.answer_transitions) {
-          // Clicking a cell lists its questions (from the reports layer's per-question transitions).
-          td.textContent = "";
-          filterCell(td, count, "show the questions: evidence " + e + ", answer " + k, "#answer-transitions", function (on) {
-            var active = answerMoveFilter && answerMoveFilter[0] === e && answerMoveFilter[1] === k;
-            if (on !== undefined) answerMoveFilter = on ? [e, k] : null;
-            return active;
-          });
-        }
-        row.appendChild(td);
-      });
-      table.appendChild(row);
-    });
-    node.appendChild(el("div", { cls: "scroll" }, table));
-    if (DET && DET.answer_transitions) node.appendChild(el("p", { cls: "legend", text: "Click a cell to list its questions; again to clear." }));
-    var tests = el("table", { id: "answer-tests" }, el("tr", null, el("th", { text: "paired test, same questions" }), el("th", { cls: "num", text: "A" }),
-      el("th", { cls: "num", text: "B" }), el("th", { cls: "num", text: "Δ (B−A)" }), el("th", { cls: "num", text: "p" })));
-    tests.appendChild(el("tr", { "data-test": "answer" }, el("td", { text: "answer correct rate" + (t.exact ? " (exact)" : "") }),
-      numCell(t.answer_rate_a, { "data-field": "answer_rate_a" }), numCell(t.answer_rate_b, { "data-field": "answer_rate_b" }),
-      numCell(t.delta, { "data-field": "delta" }), numCell(t.p_value, { "data-field": "p_value" })));
-    tests.appendChild(el("tr", { "data-test": "evidence" }, el("td", { text: "evidence complete" }), el("td"), el("td"), el("td"),
-      numCell(t.evidence_p_value, { "data-field": "evidence_p_value" })));
-    node.appendChild(tests);
-    node.appendChild(el("p", { id: "answer-summary", text: t.summary + "." }));
-    if (t.equivalence) {
-      var eq = t.equivalence;
-      node.appendChild(el("p", { id: "answer-equivalence" }, "Answer rate TOST within ±" + fmt(eq.margin) + ": p ", el("span", { "data-field": "equivalence_p", "data-value": JSON.stringify(eq.p_value), text: fmt(eq.p_value) }), ", " + eq.verdict + "."));
-    }
-  }
-
   // ---- sweep map ----
   function sweepMap() {
     var node = section("sweepmap", "Sweep map");
@@ -448,8 +330,7 @@
     clear.addEventListener("click", function () {
       filterBox.value = ""; onlySelect.value = "all"; stateFilter = null;
       if (answerSelect) answerSelect.value = "";
-      answerMoveFilter = null;
-      document.querySelectorAll("#answer-transitions td.active").forEach(function (n) { n.classList.remove("active"); });
+      A.clearMoveFilter();
       document.querySelectorAll("#transition-table td.active").forEach(function (n) { n.classList.remove("active"); });
       applyFilter();
     });
@@ -482,9 +363,9 @@
     if (!runs.length) return null;
     var chooser = el("select", { id: "answer-filter", "aria-label": "attribution class" }, el("option", { value: "", text: "any answer" }));
     runs.forEach(function (r) {
-      var block = ANSWERS[r] && ANSWERS[r].answers;
-      var prefix = runs.length > 1 ? ("AB"[r] && KIND === "compare" ? "AB"[r] : answeredLabel(r)) + ": " : "answer ";
-      ANSWER_CLASSES.concat(["none"]).forEach(function (k) {
+      var block = A.blocks[r] && A.blocks[r].answers;
+      var prefix = runs.length > 1 ? ("AB"[r] && KIND === "compare" ? "AB"[r] : A.label(r)) + ": " : "answer ";
+      A.CLASSES.concat(["none"]).forEach(function (k) {
         var count = block ? (k === "none" ? block.unanswered : block.attribution[k]) : null;
         chooser.appendChild(el("option", { value: r + ":" + k, "data-count": JSON.stringify(count),
           text: prefix + (k === "none" ? "no answer" : k) + (count === null ? "" : " (" + count + ")") }));
@@ -499,7 +380,7 @@
     if (position === selected) row.setAttribute("aria-selected", "true");
     item.states.forEach(function (s) { row.appendChild(el("span", { cls: "glyph " + STATE_CLASS[s], title: s, text: STATE_GLYPH[s] })); });
     item.answers.forEach(function (a) {
-      if (a !== null) row.appendChild(el("span", { cls: "tag " + ANSWER_CSS[a], title: "answer: " + a, "data-attribution": a, text: ANSWER_TAG[a] }));
+      if (a !== null) row.appendChild(el("span", { cls: "tag " + A.CSS[a], title: "answer: " + a, "data-attribution": a, text: A.TAG[a] }));
     });
     row.appendChild(el("span", { cls: "mono", text: " " + item.id + (item.approx ? " ≈" : "") + " " }));
     row.appendChild(el("span", { cls: "muted", text: item.query }));
@@ -521,7 +402,8 @@
   function visible(item) {
     if (stateFilter && (item.states[0] !== stateFilter[0] || item.states[1] !== stateFilter[1])) return false;
     if (onlySelect.value === "failing" && !item.failing) return false;
-    if (answerMoveFilter && !(item.answerMove && item.answerMove[0] === answerMoveFilter[0] && item.answerMove[1] === answerMoveFilter[1])) return false;
+    var move = A.moveFilter();
+    if (move && !(item.answerMove && item.answerMove[0] === move[0] && item.answerMove[1] === move[1])) return false;
     if (answerSelect && answerSelect.value) {
       var wanted = answerSelect.value.split(":");
       if (item.answers[Number(wanted[0])] !== wanted[1]) return false;
@@ -534,7 +416,7 @@
     var isShown = {};
     items.forEach(function (item, position) { if (visible(item)) { shown.push(position); isShown[position] = true; } });
     countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "") +
-      (answerMoveFilter ? " (evidence " + answerMoveFilter[0] + ", answer " + answerMoveFilter[1] + ")" : "");
+      (A.moveFilter() ? " (evidence " + A.moveFilter()[0] + ", answer " + A.moveFilter()[1] + ")" : "");
     countNode.setAttribute("data-shown", String(shown.length));
     list.scrollTop = 0;
     if (selected < 0 || !isShown[selected]) {
@@ -678,7 +560,7 @@
     box.appendChild(el("div", { "data-cause": row[2] }, el("b", { cls: row[2] === "OK" ? "good" : "bad", text: row[2] }), ": ", row[3]));
     if (run.answers) {
       var a = run.answers[index];
-      box.appendChild(answerLine(a ? { answer: a[0], correct: a[1], score: a[2], attribution: a[3], cause: a[4] } : null, ANSWERS[r]));
+      box.appendChild(A.line(a ? { answer: a[0], correct: a[1], score: a[2], attribution: a[3], cause: a[4] } : null, A.blocks[r]));
     }
     if (run.answer_in_context) {
       var flag = run.answer_in_context[index];
@@ -709,19 +591,6 @@
     });
     return box;
   }
-  // One question's answer under a configuration: the answer, its judgment and its attribution class.
-  function answerLine(a, block) {
-    if (!a) {
-      var source = block && block.answers ? block.answers.source : "the answers";
-      return el("div", { cls: "answer muted", "data-attribution": "none", text: "No answer in " + source + " (left out of the attribution)." });
-    }
-    var box = el("div", { cls: "answer", "data-attribution": a.attribution });
-    box.appendChild(el("div", null, el("b", { text: "answer: " }), "“", el("span", { cls: "answer-text", text: a.answer }), "”"));
-    box.appendChild(el("div", null, el("span", { cls: a.correct ? "good" : "bad", "data-correct": String(a.correct), text: a.correct ? "✓ correct" : "✗ wrong" }),
-      a.score === null || a.score === undefined ? "" : " (score " + fmt(a.score) + ")", " · attribution ",
-      el("b", { cls: ANSWER_CSS[a.attribution], text: a.attribution }), a.cause ? " (cause " + a.cause + ")" : ""));
-    return box;
-  }
   function renderSavedDetail(item) {
     detail.appendChild(el("div", { cls: "query", id: "detail-query" }, el("span", { cls: "mono", text: item.id })));
     if (KIND === "eval") {
@@ -732,8 +601,8 @@
         box.appendChild(el("div", null, el("b", { text: q.failure_cause }), ": ", q.failure_detail));
         box.appendChild(el("div", { cls: "muted", text: "first correct rank " + fmt(q.first_correct_rank) + " · sent " + q.sent_chars + " chars · duplicate " + q.duplicate_chars + " chars · delivery stopped: " + q.delivery_stop }));
         if ("answer_attribution" in q) {
-          box.appendChild(answerLine(q.answer_attribution === null ? null : { answer: q.answer, correct: q.answer_correct, score: q.answer_score,
-            attribution: q.answer_attribution, cause: q.failure_cause }, ANSWERS[i]));
+          box.appendChild(A.line(q.answer_attribution === null ? null : { answer: q.answer, correct: q.answer_correct, score: q.answer_score,
+            attribution: q.answer_attribution, cause: q.failure_cause }, A.blocks[i]));
         }
         if ("answer_in_context" in q) box.appendChild(el("div", { cls: "muted", "data-in-context": JSON.stringify(q.answer_in_context), text: "answer in context: " + (q.answer_in_context === null ? "– (no reference)" : q.answer_in_context ? "yes" : "no") }));
         q.cuts.forEach(function (cut) { box.appendChild(el("div", { cls: "mono" }, "✂ " + cut.doc + " " + cut.start + "–" + cut.end + " cut at " + cut.boundaries.join(", "))); });
@@ -767,7 +636,7 @@
   if (every(function (c) { return c.summary.rank_buckets; })) buckets();
   if (every(function (c) { return c.diagnosis && c.diagnosis.counts; })) causes();
   if (KIND === "compare" && R.comparison.transitions) transitions();
-  if (ANSWERS.some(function (b) { return b; })) answersSection();
+  if (A.blocks.some(function (b) { return b; })) A.section();
   if (KIND === "sweep" && R.pareto) sweepMap();
   buildItems();
   if (items.length) questionsSection();
