@@ -125,6 +125,11 @@ def test_eval_page_shows_the_answers_of_the_json_report(
     page = open_page(tmp_path / "e.html")
     _check_attribution(page, 1, block)
     assert page.js("return document.querySelectorAll('.answers-of').length") == 1
+    owners = page.js("return [...document.querySelectorAll('#provenance .answers-owner')].map(p => p.textContent)")
+    assert owners == [
+        f"Answers (answers-a.jsonl) belong to {owner['configuration']}: {owner['why']}."
+        for owner in report["answers_configurations"]
+    ]
     in_context = page.js(
         "return [...document.querySelectorAll('#answer-in-context td[data-metric]')]"
         ".map(td => [Number(td.parentNode.dataset.config), td.dataset.metric, JSON.parse(td.dataset.value)])"

@@ -83,6 +83,12 @@
     });
     node.appendChild(el("div", { cls: "scroll" }, configs));
     if (R.excluded_questions) node.appendChild(el("p", { text: "Excluded at load: " + R.excluded_questions + " questions." }));
+    A.blocks.forEach(function (b) {
+      if (b && b.answers) {
+        node.appendChild(el("p", { cls: "answers-owner" }, "Answers (", el("code", { text: b.answers.source }), ") belong to ",
+          el("b", { cls: "mono", text: b.answers.configuration }), ": " + b.answers.why_this_configuration + "."));
+      }
+    });
     if (!R.inputs.length) node.appendChild(el("p", { cls: "muted", text: "The report names no input." }));
     if (!DET) node.appendChild(el("p", { cls: "warn", text: "Rendered from a saved JSON report: question texts, documents and per-question chunks are not in it (write --html with the run to include them)." }));
   }
