@@ -182,3 +182,63 @@ def test_a_json_that_is_no_report_this_version_reads_is_refused(tmp_path: Path, 
         load_report(path)
     message = str(caught.value)
     assert message.startswith(path) and says in message and "\n" not in message
+
+
+ANSWERS = Path(__file__).resolve().parents[1] / "fixtures" / "answers"
+
+
+def _embedded(path: Path) -> dict[str, Any]:
+    page = path.read_text(encoding="utf-8")
+    start = page.index('<script type="application/json" id="report-data">') + len(
+        '<script type="application/json" id="report-data">'
+    )
+    return dict(json.loads(page[start : page.index("</script>", start)]))
+
+
+def test_each_question_answer_is_the_one_the_json_report_counts(tmp_path: Path) -> None:
+    from chunkscope.cli import main
+
+    argv = ["eval", "--chunker", "fixed:size=200", "--chunker", "paragraph", "--answers-config", "2"]
+    json_path, html_path = tmp_path / "e.json", tmp_path / "e.html"
+    answers = ["--answers", str(ANSWERS / "plain.jsonl")]
+    assert main([*argv, *answers, "--json", str(json_path), "--html", str(html_path)]) == 0
+    report = json.loads(json_path.read_text(encoding="utf-8"))
+    detail = _embedded(html_path)["detail"]
+    assert detail["answer_fields"] == ["answer", "correct", "score", "attribution", "cause"]
+    first, second = detail["runs"]
+    assert "answers" not in first  # the answers belong to the second configuration only
+    questions = report["configs"][1]["questions"]
+    expected = [
+        None
+        if q["answer_attribution"] is None
+        else [q["answer"], q["answer_correct"], q["answer_score"], q["answer_attribution"], q["failure_cause"]]
+        for q in questions
+    ]
+    assert second["answers"] == expected
+    counted = Counter(row[3] for row in second["answers"] if row is not None)
+    assert counted == {k: n for k, n in report["configs"][1]["answers"]["answers"]["attribution"].items() if n}
+    assert [q["references"] for q in detail["questions"]] == [[]] * 40  # the sample has no reference answers
+    # without answers, the embedded data has no answer field at all
+    assert main([*argv, "--html", str(tmp_path / "plain.html")]) == 0
+    plain = _embedded(tmp_path / "plain.html")["detail"]
+    assert "answer_fields" not in plain and all("references" not in q for q in plain["questions"])
+    assert all("answers" not in run and "answer_in_context" not in run for run in plain["runs"])
+
+
+def test_compare_answers_per_side_are_the_csv_rows(tmp_path: Path) -> None:
+    from chunkscope.cli import main
+
+    files = ["--answers", str(ANSWERS / "plain.jsonl"), "--answers", str(ANSWERS / "plain-scores.csv")]
+    csv_path, html_path = tmp_path / "c.csv", tmp_path / "c.html"
+    argv = ["compare", "fixed:size=200", "paragraph", "--permutations", "100", *files]
+    assert main([*argv, "--csv", str(csv_path), "--html", str(html_path)]) == 0
+    rows = {r["question"]: r for r in csv.DictReader(csv_path.open(encoding="utf-8"))}
+    detail = _embedded(html_path)["detail"]
+    for side, run in zip("ab", detail["runs"], strict=True):
+        for question, answer in zip(detail["questions"], run["answers"], strict=True):
+            row = rows[question["id"]]
+            if answer is None:
+                assert row[f"answer_attribution_{side}"] == ""
+            else:
+                assert answer[3] == row[f"answer_attribution_{side}"]
+                assert int(answer[1]) == int(row[f"answer_correct_{side}"])

@@ -80,6 +80,19 @@ def _answer_transition(before: bool, after: bool) -> str:
     return "turned correct" if after else "stayed wrong"
 
 
+def question_transitions(a: Attribution, b: Attribution) -> dict[str, tuple[str, str]]:
+    """Each question answered under both A and B: its evidence transition and its answer transition, in A's order."""
+    rows_b = {row.question_id: row for row in b.rows}
+    return {
+        row_a.question_id: (
+            _evidence_transition(row_a.complete, rows_b[row_a.question_id].complete),
+            _answer_transition(row_a.correct, rows_b[row_a.question_id].correct),
+        )
+        for row_a in a.rows
+        if row_a.question_id in rows_b
+    }
+
+
 def answer_transitions(
     a: Attribution,
     b: Attribution,
@@ -94,10 +107,8 @@ def answer_transitions(
     if not pairs:
         raise ChunkscopeError("no question has an answer under both A and B: nothing to compare")
     crossed = {e: dict.fromkeys(ANSWER_TRANSITIONS, 0) for e in EVIDENCE_TRANSITIONS}
-    for row_a, row_b in pairs:
-        crossed[_evidence_transition(row_a.complete, row_b.complete)][
-            _answer_transition(row_a.correct, row_b.correct)
-        ] += 1
+    for evidence, answer in question_transitions(a, b).values():
+        crossed[evidence][answer] += 1
     correct_a = [float(ra.correct) for ra, _ in pairs]
     correct_b = [float(rb.correct) for _, rb in pairs]
     answer_test = paired_permutation_test(correct_a, correct_b, permutations, seed)

@@ -18,6 +18,7 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.io.chroma import corpora_directory
 from chunkscope.io.chunk_dumps import FORMATS as DUMP_FORMATS
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
+from chunkscope.io.footprint import check_memory, corpus_bytes
 from chunkscope.io.offsets import OFFSET_UNITS, OffsetUnit, check_unit
 from chunkscope.io.outputs import input_conflict
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, parse_match_policy
@@ -270,7 +271,12 @@ def integer(text: str) -> int:
 
 
 def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool = True) -> Dataset:
-    """Load the dataset the options name; gold left out at load is reported on stderr."""
+    """Load the dataset the options name; gold left out at load is reported on stderr.
+
+    A corpus that would need more memory than the limit is refused first (``io/footprint.py``).
+    """
+    if getattr(args, "corpus", None):
+        check_memory(getattr(args, "command", None) or "eval", corpus_bytes(args.corpus), evaluating_processes(args))
     dataset = load_dataset(
         args.corpus,
         args.questions,
@@ -293,6 +299,14 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
     if not lenient:
         report_gold_issues(dataset)
     return dataset
+
+
+def evaluating_processes(args: argparse.Namespace) -> int:
+    """Processes that will each hold an evaluation at once: ``--jobs`` workers, at most one per configuration."""
+    jobs = getattr(args, "jobs", None)
+    chunkers = getattr(args, "chunker", None)
+    configurations = len(chunkers) if isinstance(chunkers, list) and chunkers else len(DEFAULT_CHUNKERS)
+    return max(1, min(jobs, configurations)) if isinstance(jobs, int) else 1
 
 
 GOLD_ISSUES_SHOWN = 10

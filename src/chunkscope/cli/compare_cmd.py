@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         args,
         {
             "json": lambda: to_json(report()),
-            "html": lambda: html_report("compare", report(), dataset, results),
+            "html": lambda: html_report("compare", report(), dataset, results, outcome),
             "csv": lambda: add_to_compare_csv(compare_csv(comparison, equivalence, effects), results, outcome),
             "markdown": lambda: (
                 markdown_group_note(

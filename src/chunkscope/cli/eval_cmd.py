@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         args,
         {
             "json": lambda: to_json(report()),
-            "html": lambda: html_report("eval", report(), dataset, results),
+            "html": lambda: html_report("eval", report(), dataset, results, outcome),
             "csv": lambda: add_to_csv(to_csv(results, OffsetWriter(dataset.corpus, unit), effects), results, outcome),
             "markdown": lambda: to_markdown(dataset, results, unit, effects) + answers_markdown(results, outcome),
         },

@@ -15,6 +15,7 @@ from typing import Any
 
 from chunkscope.html.render import render_page
 from chunkscope.io.sources import Dataset
+from chunkscope.reports.answers import AnswerOutcome
 from chunkscope.reports.html_data import html_data
 from chunkscope.results import ConfigResult
 
@@ -38,6 +39,12 @@ def generated_at() -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def html_report(kind: str, report: Mapping[str, Any], dataset: Dataset, results: Sequence[ConfigResult]) -> str:
-    """The HTML page of a ``kind`` report, with the per-question detail of ``results``."""
-    return render_page(html_data(kind, report, dataset, results, generated_at()))
+def html_report(
+    kind: str,
+    report: Mapping[str, Any],
+    dataset: Dataset,
+    results: Sequence[ConfigResult],
+    answers: AnswerOutcome | None = None,
+) -> str:
+    """The HTML page of a ``kind`` report, with the per-question detail of ``results`` (and their ``answers``)."""
+    return render_page(html_data(kind, report, dataset, results, generated_at(), answers))

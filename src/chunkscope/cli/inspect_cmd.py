@@ -95,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
     # Textual is imported only here, after the inputs were checked, so the headless commands never load it.
     from chunkscope.tui.app import ChunkscopeApp
 
-    ChunkscopeApp(session, open_compare=config_b is not None).run()
-    return common.EXIT_OK
+    app = ChunkscopeApp(session, open_compare=config_b is not None)
+    app.run()
+    return app.return_code or common.EXIT_OK  # 128 + N when signal N ended it
 
 
 def check_lazy_inputs(evaluator: Evaluator, configs: Sequence[Config]) -> None:

@@ -58,6 +58,9 @@
     if (DET && DET.runs[index]) return DET.runs[index].label;
     return config.chunker + "/" + config.retriever;
   }
+  // The answers part (answers.js), given the page's helpers.
+  var A = chunkscopeAnswers({ el: el, fmt: fmt, numCell: numCell, section: section, labelOf: labelOf, filterCell: filterCell,
+    R: R, DET: DET, KIND: KIND });
 
   // ---- provenance ----
   function provenance() {
@@ -80,6 +83,12 @@
     });
     node.appendChild(el("div", { cls: "scroll" }, configs));
     if (R.excluded_questions) node.appendChild(el("p", { text: "Excluded at load: " + R.excluded_questions + " questions." }));
+    A.blocks.forEach(function (b) {
+      if (b && b.answers) {
+        node.appendChild(el("p", { cls: "answers-owner" }, "Answers (", el("code", { text: b.answers.source }), ") belong to ",
+          el("b", { cls: "mono", text: b.answers.configuration }), ": " + b.answers.why_this_configuration + "."));
+      }
+    });
     if (!R.inputs.length) node.appendChild(el("p", { cls: "muted", text: "The report names no input." }));
     if (!DET) node.appendChild(el("p", { cls: "warn", text: "Rendered from a saved JSON report: question texts, documents and per-question chunks are not in it (write --html with the run to include them)." }));
   }
@@ -174,6 +183,19 @@
   }
 
   // ---- transition matrix (compare) ----
+  // A count cell of a matrix whose click lists the cell's questions (again: clears). filter(): whether this cell's
+  // filter is the one set; filter(on): also sets it (on) or clears it.
+  function filterCell(td, count, title, table, filter) {
+    var button = el("button", { cls: "cell-btn", type: "button", title: title, text: String(count) });
+    button.addEventListener("click", function () {
+      var active = filter();
+      document.querySelectorAll(table + " td.active").forEach(function (n) { n.classList.remove("active"); });
+      filter(!active);
+      if (!active) td.classList.add("active");
+      applyFilter();
+    });
+    td.appendChild(button);
+  }
   var stateFilter = null;
   function transitions() {
     var comparison = R.comparison;
@@ -188,16 +210,12 @@
       states.forEach(function (sb, j) {
         var count = matrix[i][j];
         var td = el("td", { cls: "num", "data-a": sa, "data-b": sb, "data-value": String(count) });
-        var button = el("button", { cls: "cell-btn", type: "button", title: "show the questions " + sa + " → " + sb, text: String(count) });
         if (!count) td.classList.add("zero");
-        button.addEventListener("click", function () {
+        filterCell(td, count, "show the questions " + sa + " → " + sb, "#transition-table", function (on) {
           var active = stateFilter && stateFilter[0] === sa && stateFilter[1] === sb;
-          document.querySelectorAll("#transition-table td.active").forEach(function (n) { n.classList.remove("active"); });
-          stateFilter = active ? null : [sa, sb];
-          if (!active) td.classList.add("active");
-          applyFilter();
+          if (on !== undefined) stateFilter = on ? [sa, sb] : null;
+          return active;
         });
-        td.appendChild(button);
         row.appendChild(td);
       });
       table.appendChild(row);
@@ -287,20 +305,23 @@
       DET.questions.forEach(function (q, i) {
         var rows = DET.runs.map(function (run) { return run.rows[i]; });
         items.push({ index: i, id: q.id, query: q.query, states: rows.map(function (r) { return r[0]; }),
-          failing: rows.some(function (r) { return r[2] !== "OK"; }), approx: q.gold.some(function (g) { return g[4]; }) });
+          failing: rows.some(function (r) { return r[2] !== "OK"; }), approx: q.gold.some(function (g) { return g[4]; }),
+          answers: DET.runs.map(function (run) { return run.answers ? (run.answers[i] ? run.answers[i][3] : "none") : null; }),
+          answerMove: DET.answer_transitions ? DET.answer_transitions[i] : null });
       });
     } else if (KIND === "eval" && R.configs[0].questions) {
       R.configs[0].questions.forEach(function (q, i) {
         var states = R.configs.map(function (c) { var r = c.questions[i]; return r.pieces && (r.bucket === "miss" || !r.evidence_exists) ? "pieces" : (!r.evidence_exists ? "lost" : r.bucket); });
-        items.push({ index: i, id: q.id, query: "", states: states, failing: R.configs.some(function (c) { return c.questions[i].failure_cause !== "OK"; }) });
+        items.push({ index: i, id: q.id, query: "", states: states, failing: R.configs.some(function (c) { return c.questions[i].failure_cause !== "OK"; }),
+          answers: R.configs.map(function (c) { var r = c.questions[i]; return "answer_attribution" in r ? r.answer_attribution || "none" : null; }) });
       });
     } else if (KIND === "compare") {
       R.comparison.moved.forEach(function (m, i) {
-        items.push({ index: i, id: m.id, query: "", states: [m.state_a, m.state_b], failing: m.cause_a !== "OK" || m.cause_b !== "OK" });
+        items.push({ index: i, id: m.id, query: "", states: [m.state_a, m.state_b], failing: m.cause_a !== "OK" || m.cause_b !== "OK", answers: [null, null] });
       });
     }
   }
-  var list, rowsBox, detail, filterBox, onlySelect, countNode;
+  var list, rowsBox, detail, filterBox, onlySelect, answerSelect, countNode;
   var selected = -1;
   var shown = [];
   var ROW = 22;
@@ -310,13 +331,16 @@
     onlySelect = el("select", { id: "only", "aria-label": "which questions" },
       el("option", { value: "all", text: "all questions" }), el("option", { value: "failing", text: "failing only" }));
     countNode = el("span", { id: "count", cls: "muted" });
+    answerSelect = answerFilter();
     var clear = el("button", { type: "button", id: "clear-filter", text: "clear filters" });
     clear.addEventListener("click", function () {
       filterBox.value = ""; onlySelect.value = "all"; stateFilter = null;
+      if (answerSelect) answerSelect.value = "";
+      A.clearMoveFilter();
       document.querySelectorAll("#transition-table td.active").forEach(function (n) { n.classList.remove("active"); });
       applyFilter();
     });
-    node.appendChild(el("div", { id: "toolbar" }, filterBox, onlySelect, clear, countNode,
+    node.appendChild(el("div", { id: "toolbar" }, filterBox, onlySelect, answerSelect, clear, countNode,
       el("span", { cls: "keys" }, el("kbd", { text: "j" }), "/", el("kbd", { text: "k" }), " next/previous · ",
         el("kbd", { text: "n" }), "/", el("kbd", { text: "N" }), " next/previous failing · ", el("kbd", { text: "/" }), " filter")));
     // The list is virtual: only the rows in view exist in the document, so 4,000 questions filter at once.
@@ -332,9 +356,28 @@
     list.addEventListener("scroll", drawRows);
     filterBox.addEventListener("input", applyFilter);
     onlySelect.addEventListener("change", applyFilter);
+    if (answerSelect) answerSelect.addEventListener("change", applyFilter);
     node.appendChild(el("div", { id: "split" }, list, detail));
+    if (answerSelect) node.appendChild(el("p", { cls: "legend", text: "Answers: ok · gen (generation) · ret (retrieval) · uns (unsupported) · – no answer, per configuration with answers." }));
     node.appendChild(el("p", { cls: "legend", text: "Marks: ⟦ ⟧ gold evidence · ¦ chunk boundary · ✂ a boundary that cuts the gold (state lost) · ⧉ delivered in pieces · ≈ gold located approximately · ① rank 1 · ② rank 2-5 · ③ rank 6-20 · ✗ not in the top 20" }));
     applyFilter();
+  }
+  // The attribution filter: per configuration whose questions carry answers, each class with the report's count.
+  function answerFilter() {
+    var runs = [];
+    if (items.length) items[0].answers.forEach(function (a, r) { if (a !== null) runs.push(r); });
+    if (!runs.length) return null;
+    var chooser = el("select", { id: "answer-filter", "aria-label": "attribution class" }, el("option", { value: "", text: "any answer" }));
+    runs.forEach(function (r) {
+      var block = A.blocks[r] && A.blocks[r].answers;
+      var prefix = runs.length > 1 ? ("AB"[r] && KIND === "compare" ? "AB"[r] : A.label(r)) + ": " : "answer ";
+      A.CLASSES.concat(["none"]).forEach(function (k) {
+        var count = block ? (k === "none" ? block.unanswered : block.attribution[k]) : null;
+        chooser.appendChild(el("option", { value: r + ":" + k, "data-count": JSON.stringify(count),
+          text: prefix + (k === "none" ? "no answer" : k) + (count === null ? "" : " (" + count + ")") }));
+      });
+    });
+    return chooser;
   }
   function rowOf(position) {
     var item = items[position];
@@ -342,6 +385,9 @@
       "data-position": String(position), "data-failing": item.failing ? "1" : "0" });
     if (position === selected) row.setAttribute("aria-selected", "true");
     item.states.forEach(function (s) { row.appendChild(el("span", { cls: "glyph " + STATE_CLASS[s], title: s, text: STATE_GLYPH[s] })); });
+    item.answers.forEach(function (a) {
+      if (a !== null) row.appendChild(el("span", { cls: "tag " + A.CSS[a], title: "answer: " + a, "data-attribution": a, text: A.TAG[a] }));
+    });
     row.appendChild(el("span", { cls: "mono", text: " " + item.id + (item.approx ? " ≈" : "") + " " }));
     row.appendChild(el("span", { cls: "muted", text: item.query }));
     return row;
@@ -362,6 +408,12 @@
   function visible(item) {
     if (stateFilter && (item.states[0] !== stateFilter[0] || item.states[1] !== stateFilter[1])) return false;
     if (onlySelect.value === "failing" && !item.failing) return false;
+    var move = A.moveFilter();
+    if (move && !(item.answerMove && item.answerMove[0] === move[0] && item.answerMove[1] === move[1])) return false;
+    if (answerSelect && answerSelect.value) {
+      var wanted = answerSelect.value.split(":");
+      if (item.answers[Number(wanted[0])] !== wanted[1]) return false;
+    }
     var needle = filterBox.value.trim().toLowerCase();
     return !needle || item.haystack.indexOf(needle) >= 0;
   }
@@ -369,7 +421,8 @@
     shown = [];
     var isShown = {};
     items.forEach(function (item, position) { if (visible(item)) { shown.push(position); isShown[position] = true; } });
-    countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "");
+    countNode.textContent = shown.length + " of " + items.length + " questions" + (stateFilter ? " (A " + stateFilter[0] + " → B " + stateFilter[1] + ")" : "") +
+      (A.moveFilter() ? " (evidence " + A.moveFilter()[0] + ", answer " + A.moveFilter()[1] + ")" : "");
     countNode.setAttribute("data-shown", String(shown.length));
     list.scrollTop = 0;
     if (selected < 0 || !isShown[selected]) {
@@ -479,6 +532,12 @@
       gold.appendChild(el("li", null, "item " + (g[0] + 1) + (g[4] ? " ≈ " : " ") , el("code", { text: DET.documents[g[1]] + " " + g[2] + "–" + g[3] }), " “", text, "”"));
     });
     detail.appendChild(gold);
+    if (q.references) {
+      var refs = el("div", { id: "detail-references" }, el("b", { text: "references: " }));
+      if (!q.references.length) refs.appendChild(el("span", { cls: "muted", text: "none" }));
+      q.references.forEach(function (ref, j) { refs.appendChild(el("span", { cls: "reference" }, (j ? ", " : "") + "“", el("span", { text: ref }), "”")); });
+      detail.appendChild(refs);
+    }
     var shown = DET.runs.map(function (_, i) { return i; });
     if (KIND === "sweep") {
       // Two configurations side by side, each chosen from the sweep (the first two by default).
@@ -494,16 +553,25 @@
       shown = sweepRuns.slice();
     }
     var runs = el("div", { cls: "runs" });
-    shown.forEach(function (r) { runs.appendChild(runColumn(q, DET.runs[r], DET.runs[r].rows[item.index], KIND === "compare" ? "AB"[r] : null)); });
+    shown.forEach(function (r) { runs.appendChild(runColumn(q, r, item.index, KIND === "compare" ? "AB"[r] : null)); });
     detail.appendChild(runs);
   }
-  function runColumn(q, run, row, side) {
+  function runColumn(q, r, index, side) {
+    var run = DET.runs[r], row = run.rows[index];
     var box = el("div", { cls: "run", "data-label": run.label });
     box.appendChild(el("h3", { cls: "mono", text: (side ? side + ": " : "") + run.label }));
     var state = row[0];
     box.appendChild(el("div", { "data-state": state }, el("span", { cls: "glyph " + STATE_CLASS[state], text: STATE_GLYPH[state] }),
       " state " + state + " · first correct rank " + fmt(row[1]) + (row[4] ? " · complete ✓" : " · incomplete")));
     box.appendChild(el("div", { "data-cause": row[2] }, el("b", { cls: row[2] === "OK" ? "good" : "bad", text: row[2] }), ": ", row[3]));
+    if (run.answers) {
+      var a = run.answers[index];
+      box.appendChild(A.line(a ? { answer: a[0], correct: a[1], score: a[2], attribution: a[3], cause: a[4] } : null, A.blocks[r]));
+    }
+    if (run.answer_in_context) {
+      var flag = run.answer_in_context[index];
+      box.appendChild(el("div", { cls: "muted", "data-in-context": JSON.stringify(flag), text: "answer in context: " + (flag === null ? "– (no reference)" : flag ? "yes" : "no") }));
+    }
     var budget = run.budget === null ? "no budget" : "budget " + run.budget + " " + run.budget_units + " (" + run.overflow + ")";
     box.appendChild(el("div", { cls: "muted", text: "sent " + row[6] + " chars · " + budget + " · delivery stopped: " + row[8] +
       " · duplicate " + row[7] + " chars" }));
@@ -538,6 +606,11 @@
         var box = el("div", { cls: "run" }, el("h3", { cls: "mono", text: labelOf(c, i) }));
         box.appendChild(el("div", null, el("b", { text: q.failure_cause }), ": ", q.failure_detail));
         box.appendChild(el("div", { cls: "muted", text: "first correct rank " + fmt(q.first_correct_rank) + " · sent " + q.sent_chars + " chars · duplicate " + q.duplicate_chars + " chars · delivery stopped: " + q.delivery_stop }));
+        if ("answer_attribution" in q) {
+          box.appendChild(A.line(q.answer_attribution === null ? null : { answer: q.answer, correct: q.answer_correct, score: q.answer_score,
+            attribution: q.answer_attribution, cause: q.failure_cause }, A.blocks[i]));
+        }
+        if ("answer_in_context" in q) box.appendChild(el("div", { cls: "muted", "data-in-context": JSON.stringify(q.answer_in_context), text: "answer in context: " + (q.answer_in_context === null ? "– (no reference)" : q.answer_in_context ? "yes" : "no") }));
         q.cuts.forEach(function (cut) { box.appendChild(el("div", { cls: "mono" }, "✂ " + cut.doc + " " + cut.start + "–" + cut.end + " cut at " + cut.boundaries.join(", "))); });
         q.ranked.slice(0, c.top_k).forEach(function (hit) { box.appendChild(el("div", { cls: "hit-head", text: "#" + hit.rank + " " + hit.id + " " + hit.start + "–" + hit.end + " score " + fmt(hit.score) })); });
         runs.appendChild(box);
@@ -569,6 +642,7 @@
   if (every(function (c) { return c.summary.rank_buckets; })) buckets();
   if (every(function (c) { return c.diagnosis && c.diagnosis.counts; })) causes();
   if (KIND === "compare" && R.comparison.transitions) transitions();
+  if (A.blocks.some(function (b) { return b; })) A.section();
   if (KIND === "sweep" && R.pareto) sweepMap();
   buildItems();
   if (items.length) questionsSection();

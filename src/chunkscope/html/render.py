@@ -36,6 +36,10 @@ def embedded_json(data: Mapping[str, Any]) -> str:
     return text
 
 
+SCRIPTS = ("answers.js", "page.js")
+"""The page's script, one inline element made of these files in order: answers.js defines what page.js calls."""
+
+
 def _asset(name: str) -> str:
     return resources.files("chunkscope.html").joinpath(name).read_text(encoding="utf-8")
 
@@ -55,7 +59,7 @@ def content_security_policy(style: str, script: str) -> str:
 def render_page(data: Mapping[str, Any]) -> str:
     """The HTML page of ``data`` (a report's embedded data), as one string."""
     style = _asset("page.css")
-    script = _asset("page.js")
+    script = "\n".join(_asset(name) for name in SCRIPTS)
     policy = content_security_policy(style, script)
     return (
         "<!DOCTYPE html>\n"
@@ -68,7 +72,16 @@ def render_page(data: Mapping[str, Any]) -> str:
         f"<header><h1>chunkscope {data['kind']} report</h1></header>\n<main>\n"
         + "".join(
             f'<section id="{name}" hidden></section>\n'
-            for name in ("provenance", "metrics", "buckets", "causes", "transitions", "sweepmap", "questions")
+            for name in (
+                "provenance",
+                "metrics",
+                "buckets",
+                "causes",
+                "transitions",
+                "answers",
+                "sweepmap",
+                "questions",
+            )
         )
         + "</main>\n"
         f'<script type="application/json" id="report-data">{embedded_json(data)}</script>\n'

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
@@ -91,9 +92,10 @@ class NormalizedText:
     """A normalised text with, for each of its characters, the original range it came from."""
 
     text: str
-    starts: tuple[int, ...]
-    """Original offset of the first character behind each normalised character."""
-    ends: tuple[int, ...]
+    starts: array[int]
+    """Original offset of the first character behind each normalised character (machine integers: a
+    tuple of Python ints took 72 bytes per character of a document, 1.2 GB for a 20 MB one)."""
+    ends: array[int]
     """Original offset one past the last character behind each normalised character."""
 
     def original(self, start: int, end: int) -> tuple[int, int]:
@@ -114,21 +116,32 @@ def normalize_with_map(text: str) -> NormalizedText:
     leaves as they are (most text) are copied in one step.
     """
     out: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+    blocks: list[str] = []
+    code = "i" if len(text) < 2**31 - 1 else "q"  # 4 bytes per offset where they fit
+    starts: array[int] = array(code)
+    ends: array[int] = array(code)
     position = 0
     for special in _SPECIAL.finditer(text):
         position = _copy(text, position, special.start(), out, starts, ends)
         position = _clusters(text, max(position, special.start()), special.end(), out, starts, ends)
+        if len(out) > PIECES_JOINED:
+            # Words and spaces as separate strings cost ~50 bytes each: join them as we go, keeping the
+            # last piece apart (a space run after it extends it).
+            blocks.append("".join(out[:-1]))
+            del out[:-1]
     _copy(text, position, len(text), out, starts, ends)
-    return NormalizedText("".join(out), tuple(starts), tuple(ends))
+    return NormalizedText("".join(blocks + out), starts, ends)
+
+
+PIECES_JOINED = 1 << 16
+"""Pieces of normalised text kept apart before they are joined into one string."""
 
 
 _SPECIAL = re.compile("[\\s" + re.escape("".join(chr(c) for c in _FOLD)) + "]+")
 """Whitespace and the characters folded or dropped: what a stable run of text never holds."""
 
 
-def _copy(text: str, start: int, stop: int, out: list[str], starts: list[int], ends: list[int]) -> int:
+def _copy(text: str, start: int, stop: int, out: list[str], starts: array[int], ends: array[int]) -> int:
     """Append ``text[start:stop]``, unchanged when NFKC keeps it; return where the next character starts."""
     if start >= stop:
         return start
@@ -160,7 +173,7 @@ def _combining_marks() -> re.Pattern[str]:
     return re.compile("[" + "".join(f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges) + "]")
 
 
-def _clusters(text: str, start: int, stop: int, out: list[str], starts: list[int], ends: list[int]) -> int:
+def _clusters(text: str, start: int, stop: int, out: list[str], starts: array[int], ends: array[int]) -> int:
     """Normalise the clusters that begin in ``[start, stop)``; return the end of the last one."""
     position = start
     length = len(text)

@@ -22,11 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope import __version__
+from chunkscope.analysis.answer_compare import question_transitions
 from chunkscope.analysis.comparison import state_of
 from chunkscope.analysis.diagnose import diagnose, failure_detail
 from chunkscope.errors import InputError
 from chunkscope.io.sources import Dataset
 from chunkscope.io.text import parse_json, read_text
+from chunkscope.reports.answers import AnswerOutcome
 from chunkscope.reports.casefile import CONTEXT_CHARS
 from chunkscope.results import ConfigResult, DeliveredChunks, QuestionResult
 
@@ -55,6 +57,11 @@ characters are left out (counting them builds every delivered value); the row's 
 
 KINDS = ("eval", "compare", "sweep")
 
+ANSWER_FIELDS = ("answer", "correct", "score", "attribution", "cause")
+"""The fields of one question's answer under a configuration with answers, in order (``null`` for a question
+without an answer): the generated answer, whether it was judged correct, the score it was judged by (or
+``null``), its attribution class and the failure cause it was crossed with."""
+
 
 def html_data(
     kind: str,
@@ -62,11 +69,15 @@ def html_data(
     dataset: Dataset,
     results: Sequence[ConfigResult],
     generated: str,
+    answers: AnswerOutcome | None = None,
 ) -> dict[str, Any]:
     """What the HTML page of ``report`` (a ``kind`` report of ``results`` on ``dataset``) embeds.
 
-    ``generated``: the date and time shown as the page's date (the caller's clock).
+    ``generated``: the date and time shown as the page's date (the caller's clock). ``answers``: what
+    the answer options computed (the report's ``answers`` numbers come from the same values); with
+    answers, each question carries its references and each configuration its questions' answers.
     """
+    with_answers = answers is not None and not answers.empty
     documents = _DocumentTable(dataset)
     questions = []
     for question in dataset.questions.questions:
@@ -76,25 +87,63 @@ def html_data(
             for item_index, item in enumerate(question.evidence)
             for span in item.alternatives
         ]  # fmt: skip
-        questions.append({"id": question.id, "query": question.query, "tags": list(question.tags), "gold": gold})
+        entry = {"id": question.id, "query": question.query, "tags": list(question.tags), "gold": gold}
+        if with_answers:
+            entry["references"] = list(question.references)
+        questions.append(entry)
     documents.gold_indexed = len(documents.ids)
     runs = [_run(result, documents) for result in results]
+    if answers is not None and with_answers:
+        for run, result in zip(runs, results, strict=True):
+            run |= answer_columns(result, answers)
+    detail: dict[str, Any] = {
+        "row_fields": list(ROW_FIELDS),
+        "documents": documents.ids,
+        "lengths": documents.lengths,
+        "segments": documents.segments(),
+        "context": CONTEXT_CHARS,
+        "questions": questions,
+        "runs": runs,
+    }
+    if with_answers:
+        detail["answer_fields"] = list(ANSWER_FIELDS)
+    if answers is not None and answers.transitions is not None:
+        # [evidence transition, answer transition] of each question answered under A and B (null otherwise)
+        moves = question_transitions(answers.transitions.a, answers.transitions.b)
+        detail["answer_transitions"] = [
+            list(moves[q.id]) if q.id in moves else None for q in dataset.questions.questions
+        ]
     return {
         "format": DATA_FORMAT,
         "version": DATA_VERSION,
         "kind": kind,
         "generated": generated,
         "report": report,
-        "detail": {
-            "row_fields": list(ROW_FIELDS),
-            "documents": documents.ids,
-            "lengths": documents.lengths,
-            "segments": documents.segments(),
-            "context": CONTEXT_CHARS,
-            "questions": questions,
-            "runs": runs,
-        },
+        "detail": detail,
     }
+
+
+def answer_columns(result: ConfigResult, answers: AnswerOutcome) -> dict[str, Any]:
+    """One configuration's per-question answer values, in question order, for the page.
+
+    ``answers``: each question's :data:`ANSWER_FIELDS` (``null`` when it has none), when the configuration
+    has answers; ``answer_in_context``: each question's flag (``null`` without references), when computed.
+    The values are the attribution's own, the ones the JSON report's numbers count.
+    """
+    columns: dict[str, Any] = {}
+    attribution = answers.attributions.get(result.config)
+    if attribution is not None:
+        by_question = attribution.by_question
+        columns["answers"] = [
+            None
+            if (row := by_question.get(q.question_id)) is None
+            else [row.judgment.answer, row.correct, row.judgment.score, row.attribution, row.cause]
+            for q in result.questions
+        ]
+    flags = answers.in_context.get(result.config)
+    if flags is not None:
+        columns["answer_in_context"] = list(flags)
+    return columns
 
 
 def saved_report_data(report: Mapping[str, Any], generated: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ tokenised from its text directly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 
@@ -38,6 +38,7 @@ from chunkscope.tokenize.char_table import (
     CharTable,
     char_table,
     encode_utf32,
+    joins_previous,
     normalise,
 )
 from chunkscope.tokenize.term_codes import (
@@ -78,10 +79,10 @@ class _Batch:
     normalised_length: int
 
 
-def _encode_batch(texts: Sequence[str], origin: int, normalised_origin: int, words: WordIds) -> _Batch:
-    """Tokens of consecutive documents whose first character has global position ``origin``."""
+def _encode_batch(joined: str, doc_starts: set[int], origin: int, normalised_origin: int, words: WordIds) -> _Batch:
+    """Tokens of a stretch of the laid-out corpus (``_Piece.joined``) whose first character has global position
+    ``origin``; ``doc_starts`` are the positions in it where a document begins."""
     table = char_table()
-    joined = "\n".join(texts) + "\n"
     points = encode_utf32(joined)
     table.learn(points)
     count = len(points)
@@ -92,7 +93,7 @@ def _encode_batch(texts: Sequence[str], origin: int, normalised_origin: int, wor
         codes, starts, ascii_view = _tokens(normal, words)
         return _Batch(codes, starts + normalised_origin, ascii_view, no_shift, no_shift, no_shift, no_shift, count)
     forms = {int(p): table.form(int(points[p])) for p in irregular}
-    clusters = _clusters(irregular[table.status[points[irregular]] == CharTable.JOINING], texts)
+    clusters = _clusters(irregular[table.status[points[irregular]] == CharTable.JOINING], doc_starts)
     for start, end in clusters:
         for position in range(start, end):
             forms[position] = _EMPTY_FORM
@@ -123,14 +124,13 @@ def _encode_batch(texts: Sequence[str], origin: int, normalised_origin: int, wor
 _EMPTY_FORM = np.zeros(0, dtype=np.uint32)
 
 
-def _clusters(joining: np.ndarray, texts: Sequence[str]) -> list[tuple[int, int]]:
+def _clusters(joining: np.ndarray, doc_starts: set[int]) -> list[tuple[int, int]]:
     """Spans of the characters that join their predecessors, each with the character they join.
 
     A document's first character starts a cluster whatever it is (nothing precedes it).
     """
     if not len(joining):
         return []
-    doc_starts = set(np.cumsum([0] + [len(t) + 1 for t in texts[:-1]]).tolist())
     clusters: list[tuple[int, int]] = []
     for position in joining.tolist():
         if position in doc_starts:
@@ -171,18 +171,61 @@ def _tokens(normal: np.ndarray, words: WordIds) -> tuple[np.ndarray, np.ndarray,
     return codes, starts, ascii_view
 
 
-def _batches(texts: Sequence[str]) -> list[tuple[int, int]]:
-    """Index ranges of consecutive texts holding about ``BATCH_CHARS`` characters each."""
-    ranges = []
-    first = size = 0
-    for number, text in enumerate(texts):
-        size += len(text) + 1
-        if size >= BATCH_CHARS:
-            ranges.append((first, number + 1))
-            first, size = number + 1, 0
-    if first < len(texts):
-        ranges.append((first, len(texts)))
-    return ranges
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """A stretch of the laid-out corpus encoded at once: whole documents, or part of a long one."""
+
+    joined: str
+    """The stretch's text: each document (part) followed by its line break where the document ends there."""
+    doc_starts: set[int]
+    """Positions in ``joined`` where a document begins."""
+
+
+def _pieces(texts: Sequence[str], batch_chars: int = BATCH_CHARS) -> Iterator[_Piece]:
+    """The laid-out corpus in stretches of about ``batch_chars`` characters, in order.
+
+    Short documents are grouped; a document longer than ``batch_chars`` is cut into parts, so one huge
+    document never makes per-character arrays of its whole length. A part ends just after an ASCII space or
+    line break followed by a character NFKC never joins to its predecessor (``_safe_cut``): no token, CJK
+    bigram or NFKC cluster crosses such a cut, and the part ends with a separator as a batch must, so the
+    tokens, positions and shifts are those of the whole document.
+    """
+    group: list[str] = []
+    starts: set[int] = set()
+    size = 0
+    for text in texts:
+        starts.add(size)
+        start = 0
+        while len(text) - start > batch_chars:
+            cut = _safe_cut(text, start + batch_chars - size)
+            if cut < 0:
+                break
+            group.append(text[start:cut])
+            yield _Piece("".join(group), starts)
+            group, starts, size, start = [], set(), 0, cut
+        group += (text[start:] if start else text, "\n")
+        size += len(text) - start + 1
+        if size >= batch_chars:
+            yield _Piece("".join(group), starts)
+            group, starts, size = [], set(), 0
+    if group:
+        yield _Piece("".join(group), starts)
+
+
+def _safe_cut(text: str, at: int) -> int:
+    """The first position after ``at`` that follows an ASCII space or line break and holds a character NFKC
+    never joins to its predecessor (-1 when there is none before the text's end): cutting there changes no
+    token, position or normalisation."""
+    while True:
+        spaces = [found for found in (text.find(" ", at), text.find("\n", at)) if found >= 0]
+        if not spaces:
+            return -1
+        cut = min(spaces) + 1
+        if cut >= len(text):
+            return -1
+        if text[cut].isascii() or not joins_previous(text[cut]):
+            return cut
+        at = cut
 
 
 class _CorpusVocabulary:
@@ -209,8 +252,9 @@ class _CorpusVocabulary:
         return ids
 
 
-def encode_documents(texts: Sequence[str]) -> DocumentTokens:
-    """The default tokenizer's tokens of every text, with positions (see the module docstring)."""
+def encode_documents(texts: Sequence[str], batch_chars: int = BATCH_CHARS) -> DocumentTokens:
+    """The default tokenizer's tokens of every text, with positions (see the module docstring); the texts are
+    encoded about ``batch_chars`` characters at a time."""
     words = WordIds()
     vocabulary = _CorpusVocabulary()
     origin = normalised_origin = 0
@@ -221,9 +265,9 @@ def encode_documents(texts: Sequence[str]) -> DocumentTokens:
     starts = np.empty(capacity, dtype=dtype)
     count = 0
     batches: list[_Batch] = []
-    for first, last in _batches(texts):
-        batch = _encode_batch(texts[first:last], origin, normalised_origin, words)
-        origin += sum(len(t) + 1 for t in texts[first:last])
+    for piece in _pieces(texts, batch_chars):
+        batch = _encode_batch(piece.joined, piece.doc_starts, origin, normalised_origin, words)
+        origin += len(piece.joined)
         normalised_origin += batch.normalised_length
         if count + len(batch.codes) > len(term_ids) or normalised_origin >= np.iinfo(dtype).max:
             dtype = position_dtype(2 * normalised_origin)

@@ -16,6 +16,8 @@ from textual.actions import ActionParseResult
 from textual.app import App, ScreenStackError
 from textual.binding import BindingType
 from textual.dom import DOMNode
+from textual.driver import Driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.worker import Worker, WorkerState
@@ -43,6 +45,7 @@ from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.case_text import case_file_renderer, shown_results
 from chunkscope.tui.state.notes import fragility_note
 from chunkscope.tui.state.session import Session
+from chunkscope.tui.terminal import KeyReadingDriver, exit_on_signals
 
 INDEXES_KEPT = 4
 """Retriever indexes the inspector keeps (the most recently used): each configuration's rankings and
@@ -113,6 +116,7 @@ class ChunkscopeApp(App[None]):
         self._worker: Worker[None] | None = None
         self._progress_shown_at = -PROGRESS_INTERVAL_S
         self._progress_due: Timer | None = None
+        self._remove_signal_handlers: Callable[[], None] = lambda: None
         """The status update scheduled for the end of the interval (None: none is due)."""
         self.long_work = LongWorkGate(self, self.session, self.open_screen)
         """Asks before a computation estimated at over ``ASK_OVER_S`` seconds."""
@@ -123,7 +127,14 @@ class ChunkscopeApp(App[None]):
         if keymap:
             self.set_keymap(keymap)
 
+    def get_driver_class(self) -> type[Driver]:
+        # Textual's POSIX driver, reading every key of a multi-key read (see tui/terminal.py).
+        driver = super().get_driver_class()
+        return KeyReadingDriver if driver is LinuxDriver else driver
+
     def on_mount(self) -> None:
+        # SIGTERM and SIGHUP quit like q: the driver restores the terminal (alternate screen, mouse, cursor).
+        self._remove_signal_handlers = exit_on_signals(self)
         # The dataset, every result and the widgets' line caches live as long as the app; full collections
         # only re-scan them (30-50 ms pauses per key on JSQuAD). Freeze what is loaded (see on_results_ready),
         # let full collections run ten times less often, and the young ones while the user reads.
@@ -137,6 +148,7 @@ class ChunkscopeApp(App[None]):
             self.action_sweep_map()
 
     def on_unmount(self) -> None:
+        self._remove_signal_handlers()
         self.cancel_job()  # the worker thread stops at its next check instead of running on after the app
         gc.set_threshold(*self._gc_threshold)
 
