@@ -30,6 +30,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PAGES = 500
+HTML_FILES = 10_000
 PDF_TARGET_PAGES_S = 100.0
 HTML_TARGET_FILES_S = 200.0
 MEMORY_TARGET_MIB = 400.0
@@ -113,7 +114,7 @@ def pypdf_pages_per_second(path: Path) -> float | None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--html-files", type=int, default=10_000)
+    parser.add_argument("--html-files", type=int, default=HTML_FILES)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         scratch = Path(temporary)
@@ -137,9 +138,12 @@ def main() -> int:
               f"(chunkscope's whole cold command: {pdf_speed / reference:.2f}x that)")  # fmt: skip
     print(f"HTML, {args.html_files} files: cold {html['cold']:.2f} s = {html_speed:.0f} files/s; "
           f"warm (cache) {html['warm']:.2f} s; peak {html['peak']:.0f} MiB")  # fmt: skip
+    judged_html = args.html_files == HTML_FILES  # the interpreter's start-up dominates a small folder
+    if not judged_html:
+        print(f"(the files/s target applies to {HTML_FILES} files: not judged here)")
     ok = (
         pdf_speed >= PDF_TARGET_PAGES_S
-        and html_speed >= HTML_TARGET_FILES_S
+        and (html_speed >= HTML_TARGET_FILES_S or not judged_html)
         and max(pdf["peak"], html["peak"]) < MEMORY_TARGET_MIB
     )
     print("targets met" if ok else "TARGET MISSED")
