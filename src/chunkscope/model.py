@@ -49,6 +49,65 @@ class Document:
     """Paragraph spans recorded by the loader (e.g. SQuAD paragraphs), if any."""
     metadata: Mapping[str, Any] = field(default_factory=lambda: _EMPTY, compare=False, hash=False)
     """Free-form metadata carried from the input."""
+    structure: DocumentMap | None = field(default=None, compare=False, hash=False)
+    """Pages and elements of a document extracted from PDF, HTML or DOCX; ``None`` for text and JSONL input."""
+
+
+ElementKind = Literal["heading", "paragraph", "list-item", "table"]
+"""What an extracted block is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Element:
+    """One block of an extracted document: a half-open range of its text and what it is."""
+
+    kind: ElementKind
+    """``heading``, ``paragraph``, ``list-item`` or ``table``."""
+    start: int
+    """First character of the block as rendered (a heading's ``#`` marks and a list item's ``-`` included)."""
+    end: int
+    """One past its last character."""
+    level: int = 0
+    """A heading's level (1 for ``h1``) or a list item's nesting depth (0 at the top); 0 otherwise."""
+    header: tuple[int, int] | None = None
+    """A table's header row line (``| a | b |``), without the separator line below it."""
+    rows: tuple[tuple[int, int], ...] = ()
+    """A table's body row lines, in order (each ``| 1 | 2 |``, without its newline)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentMap:
+    """Where the pages and elements of an extracted document lie in its text (all offsets into ``Document.text``)."""
+
+    source_format: str
+    """``pdf``, ``html`` or ``docx``."""
+    pages: tuple[tuple[int, int], ...] = ()
+    """Half-open range of each page's text, page 1 first (PDF only; the blank line between pages is in none)."""
+    elements: tuple[Element, ...] = ()
+    """Headings, paragraphs, list items and tables in text order (HTML and DOCX; PDF has pages only)."""
+
+    def page_at(self, offset: int) -> int | None:
+        """The 1-based page holding character ``offset``, or None (no pages, or a separator between pages)."""
+        low, high = 0, len(self.pages)
+        while low < high:
+            middle = (low + high) // 2
+            if self.pages[middle][1] <= offset:
+                low = middle + 1
+            else:
+                high = middle
+        if low < len(self.pages) and self.pages[low][0] <= offset:
+            return low + 1
+        return None
+
+    def pages_of(self, start: int, end: int) -> tuple[int, int] | None:
+        """First and last 1-based page sharing a character with ``[start, end)``; None when it touches no page."""
+        touched = [n for n, (s, e) in enumerate(self.pages, start=1) if s < end and start < e]
+        return (touched[0], touched[-1]) if touched else None
+
+    @property
+    def tables(self) -> tuple[Element, ...]:
+        """The table elements, in order."""
+        return tuple(element for element in self.elements if element.kind == "table")
 
 
 MatchKind = Literal["exact", "normalized", "fuzzy"]
@@ -82,6 +141,20 @@ EXACT = SpanMatch()
 
 
 @dataclass(frozen=True, slots=True)
+class PageGold:
+    """A page given as gold: the page of an extracted (PDF) document, and its range in the text."""
+
+    doc: str
+    """Id of the document."""
+    page: int
+    """Page number, 1-based (whatever base the input used)."""
+    start: int
+    """First character of the page's text."""
+    end: int
+    """One past the page's last character."""
+
+
+@dataclass(frozen=True, slots=True)
 class EvidenceItem:
     """One required piece of evidence: any one of its alternatives satisfies it."""
 
@@ -89,6 +162,9 @@ class EvidenceItem:
     """Spans that each count as this piece of evidence."""
     matches: tuple[SpanMatch, ...] = ()
     """How each alternative was located, in order; empty when every one was exact."""
+    pages: tuple[PageGold, ...] = field(default=(), compare=False, hash=False)
+    """Pages the input named for this item (``{"doc": ..., "page": 12}``), any one of which counts for page hit;
+    empty when it named none. Not part of equality: the spans define the item."""
 
     def __post_init__(self) -> None:
         # An empty span holds no character to find or deliver: every share and ratio of it would be 0/0.

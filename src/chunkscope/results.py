@@ -514,6 +514,9 @@ class QuestionResult:
     """Retrievers whose model reads a token window only (``dense:window=N``), per required item:
     True when some unit contains one of the item's alternatives, but in every such unit each of its
     alternatives ends past the window, so the model never read the evidence. Empty for other retrievers."""
+    page_hits: tuple[bool, ...] = ()
+    """Per required item that names pages (page gold), in order: some delivered body overlaps one of its
+    pages by at least one character. Empty when the question names no page."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)
@@ -581,7 +584,8 @@ class ResultColumns:
 
     Each column holds, per question, the :class:`QuestionResult` value of the same name:
     ``first_correct_rank`` with 0 for None, the character counts of ``overlap`` under their own
-    names, ``past_window`` as ``any(past_window)`` and ``windowed`` as ``bool(past_window)``.
+    names, ``past_window`` as ``any(past_window)`` and ``windowed`` as ``bool(past_window)``, ``page_gold``
+    as ``bool(page_hits)`` and ``page_hit`` as ``bool(page_hits) and all(page_hits)``.
     """
 
     question_ids: tuple[str, ...]
@@ -600,6 +604,8 @@ class ResultColumns:
     omega_chars: np.ndarray
     past_window: np.ndarray
     windowed: np.ndarray
+    page_gold: np.ndarray
+    page_hit: np.ndarray
 
     def __len__(self) -> int:
         return len(self.question_ids)
@@ -629,6 +635,8 @@ class ResultColumns:
             column((o.omega_chars for o in overlaps), np.int64),
             column((any(r.past_window) for r in results), np.bool_),
             column((bool(r.past_window) for r in results), np.bool_),
+            column((bool(r.page_hits) for r in results), np.bool_),
+            column((bool(r.page_hits) and all(r.page_hits) for r in results), np.bool_),
         )
 
     @classmethod

@@ -127,7 +127,7 @@ def test_empty_or_missing_or_undecodable_corpus(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no such file"):
         load_corpus(tmp_path / "absent.jsonl")
     (tmp_path / "nothing").mkdir()
-    with pytest.raises(InputError, match=r"no \.md or \.txt files"):
+    with pytest.raises(InputError, match=r"no \.md, \.txt, \.pdf, \.html, \.htm or \.docx files"):
         load_corpus(tmp_path / "nothing")
     (tmp_path / "latin1").mkdir()
     (tmp_path / "latin1" / "a.txt").write_bytes(b"ok\ncaf\xe9\n")

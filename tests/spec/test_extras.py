@@ -111,10 +111,24 @@ def _sample_slice(tmp_path: Path, fuzzy: bool) -> tuple[Path, Path]:
     return directory, path
 
 
+def _add_document(path: Path) -> None:
+    """A PDF, HTML or DOCX file beside the sample documents, written by the fixture writers."""
+    from document_files import HTML_WITH_TABLES, write_docx, write_pdf
+
+    if path.suffix == ".pdf":
+        write_pdf(path, [["Plans are billed monthly."], ["Cancel any time."]])
+    elif path.suffix == ".docx":
+        write_docx(path)
+    else:
+        path.write_text(HTML_WITH_TABLES, encoding="utf-8")
+
+
 @pytest.mark.parametrize("strategy", OPTIONAL_STRATEGIES, ids=lambda s: f"{s.extra}-{s.name}")
 def test_each_optional_strategy_runs_on_the_sample_data(strategy: OptionalStrategy, tmp_path: Path) -> None:
     assert strategy.available, f"{strategy.kind} {strategy.name} is not installed: {strategy.install}"
     corpus, questions = _sample_slice(tmp_path, fuzzy=strategy.kind == "gold-match")
+    if strategy.kind == "input format":
+        _add_document(corpus / f"extra.{strategy.name}")
     report = tmp_path / "report.json"
     argv = ["eval", "--corpus", str(corpus), "--questions", str(questions), "--jobs", "1", "--quiet"]
     argv += ["--json", str(report), *strategy.example]

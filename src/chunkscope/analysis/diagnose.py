@@ -62,6 +62,7 @@ from typing import Any
 
 import numpy as np
 
+from chunkscope.analysis.tables import SeveredRow, severed_detail
 from chunkscope.pipeline.assembly import assemble, delivery_decisions
 from chunkscope.pipeline.cost import delivery_cost
 from chunkscope.results import (
@@ -243,15 +244,19 @@ def failure_detail(
     config: Config,
     cause: FailureCause | None = None,
     offset: Callable[[str, int], int] | None = None,
+    severed: Sequence[SeveredRow] = (),
 ) -> str:
     """One line saying why the question got its label (``cause``, computed when None), naming cuts and ranks;
     a failing question delivered in pieces says so and names the delivered chunks holding the pieces.
 
-    ``offset(doc, position)`` writes a cut's offsets in a report's unit (code points when None).
+    ``offset(doc, position)`` writes a cut's offsets in a report's unit (code points when None). ``severed``: the
+    question's delivered table rows without their header (:func:`chunkscope.analysis.tables.severed_rows`), named
+    at the end when there are any.
     """
     cause = failure_cause(result, config) if cause is None else cause
     detail = _cause_detail(result, config, cause, offset or _same_offset)
-    return f"{detail}; {pieces_detail(result)}" if result.in_pieces else detail
+    detail = f"{detail}; {pieces_detail(result)}" if result.in_pieces else detail
+    return f"{detail}; {severed_detail(severed, offset)}" if severed else detail
 
 
 def pieces_detail(result: QuestionResult) -> str:

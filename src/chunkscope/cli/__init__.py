@@ -19,6 +19,7 @@ from chunkscope.allocator import tune_allocator
 from chunkscope.cli import (
     chunks_cmd,
     compare_cmd,
+    corpus_cmd,
     drift_cmd,
     eval_cmd,
     explain_cmd,
@@ -53,6 +54,7 @@ COMMANDS = (
     serve_cmd,
     drift_cmd,
     tune_cmd,
+    corpus_cmd,
 )
 """Each module offers ``NAME``, ``add_parser(subparsers)`` and ``run(args) -> int``."""
 

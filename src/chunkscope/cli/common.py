@@ -51,7 +51,7 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
     ``production`` adds --chunks and --run (production chunks and rankings).
     """
     group = parser.add_argument_group("input (default: the bundled sample data)")
-    group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory of .md/.txt files")
+    group.add_argument("--corpus", metavar="PATH", help="corpus JSONL file or directory (.md .txt .pdf .html .docx)")
     group.add_argument("--questions", metavar="PATH", help="questions JSONL with gold evidence")
     group.add_argument("--squad", metavar="PATH", help="SQuAD v1.1/v2 JSON (JSQuAD included) instead")
     group.add_argument(
@@ -69,7 +69,7 @@ def add_input_options(parser: argparse.ArgumentParser, production: bool = True) 
 
 
 def add_gold_source_options(group: Any) -> None:
-    """--chroma, --tydi, --tydi-language, --testset and --gold-match."""
+    """--chroma, --tydi, --tydi-language, --testset, --financebench and --gold-match."""
     group.add_argument(
         "--chroma",
         metavar="CSV",
@@ -95,6 +95,11 @@ def add_gold_source_options(group: Any) -> None:
         help="leave out a question whose gold no span can be made of (an answer not at its answer_start, a span "
         "out of range or inside a character, an unknown document, a quote not found or ambiguous) and count it "
         "in the report's excluded_reasons, instead of refusing the whole file",
+    )
+    group.add_argument(
+        "--financebench",
+        metavar="FILE",
+        help="FinanceBench JSONL (doc_name, evidence pages 0-indexed, evidence_text), with --corpus DIR of its PDFs",
     )
     group.add_argument(
         "--gold-match",
@@ -281,6 +286,7 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         tydi=args.tydi,
         tydi_language=args.tydi_language,
         testset=args.testset,
+        financebench=args.financebench,
         gold_match=args.gold_match,
         questions_offset_unit=questions_offset_unit(args),
         lenient=lenient,
@@ -562,7 +568,7 @@ def typed(args: argparse.Namespace, option: str) -> str:
 def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> list[str]:
     """Every file or directory the command reads: options, and paths inside chunker/retriever specs."""
     names = ("corpus", "questions", "squad", "chroma", "tydi", "testset", "chunks", "run_file", "baseline", "queries")
-    paths = [getattr(args, name, None) for name in names]
+    paths = [getattr(args, name, None) for name in (*names, "financebench")]
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
         paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads

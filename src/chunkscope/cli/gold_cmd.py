@@ -129,7 +129,7 @@ def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[Go
     """The repaired questions file, the references it could not resolve, and whether it keeps them as they were
     (a questions file does; one written from Chroma's CSV or a test set holds the loaded questions only)."""
     questions = args.questions
-    if questions is None and args.chroma is None and args.testset is None:
+    if questions is None and args.chroma is None and args.testset is None and args.financebench is None:
         questions = sample_paths()[1]
     if questions is not None:
         unit = common.questions_offset_unit(args)

@@ -78,9 +78,22 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
         )
     if characters:
         _character_table(out, results, characters)
+    _page_lines(out, results)
     if questions.excluded:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in questions.excluded_reasons.items())
         out.print(f"excluded at load: {questions.excluded} questions ({reasons})", style="dim")
+
+
+def _page_lines(out: Console, results: Sequence[ConfigResult]) -> None:
+    """``page hit: 3 of 4 questions with page gold``, per configuration, when the questions name pages."""
+    for result in results:
+        summary = result.summary
+        if "page_hit" in summary:
+            out.print(
+                f"{result.config.label}: page hit {summary.count('page_hit')} of {summary.count('page_gold')} "
+                "questions with page gold (a delivered chunk shares a character with each gold page)",
+                style="dim",
+            )
 
 
 def _split_tested() -> tuple[list[Metric], list[Metric]]:

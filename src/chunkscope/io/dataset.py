@@ -8,6 +8,7 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.financebench import load_financebench
 from chunkscope.io.gold import trim_question_set
 from chunkscope.io.gold_units import Newlines, Suspicion
 from chunkscope.io.hf_rows import load_hf_testset
@@ -39,10 +40,11 @@ def load_dataset(
     questions_offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
     questions_newlines: Newlines = "as-is",
+    financebench: str | Path | None = None,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
-    Sources: ``questions`` or ``testset`` (each with ``corpus``), ``chroma`` (its
+    Sources: ``questions``, ``testset`` or ``financebench`` (each with ``corpus``), ``chroma`` (its
     corpora beside it, or ``corpus`` as their directory), ``squad`` or ``tydi``
     (their own documents). Quotes are located by the ``gold_match`` ladder.
     ``lenient`` records unresolved gold in ``QuestionSet.issues`` instead of failing
@@ -62,6 +64,7 @@ def load_dataset(
             ("--chroma", chroma),
             ("--tydi", tydi),
             ("--testset", testset),
+            ("--financebench", financebench),
         )
         if value is not None
     }
@@ -83,6 +86,7 @@ def load_dataset(
         questions_offset_unit,
         skip_bad_gold,
         questions_newlines,
+        financebench,
     )
     if not trim:
         return dataset
@@ -103,6 +107,7 @@ def _load(
     questions_offset_unit: OffsetUnit,
     skip_bad_gold: bool = False,
     questions_newlines: Newlines = "as-is",
+    financebench: str | Path | None = None,
 ) -> Dataset:
     for option, path in (("--squad", squad), ("--tydi", tydi)):
         if path is not None:
@@ -125,16 +130,18 @@ def _load(
                 )
             return exported
     name = None
-    if corpus is None and questions is None and testset is None:
+    if corpus is None and questions is None and testset is None and financebench is None:
         corpus, questions = sample_paths()
         name = "sample data"
-    if corpus is None or (questions is None and testset is None):
+    if corpus is None or (questions is None and testset is None and financebench is None):
         missing = "--corpus" if corpus is None else "--questions"
-        raise InputError(str(corpus or questions or testset), f"{missing} is needed too")
+        raise InputError(str(corpus or questions or testset or financebench), f"{missing} is needed too")
     loaded_corpus, corpus_source = load_corpus(corpus)
     notices: tuple[str, ...] = ()
     suspicions: tuple[Suspicion, ...] = ()
-    if testset is not None:
+    if financebench is not None:
+        question_set, question_source = load_financebench(financebench, loaded_corpus, gold_match)
+    elif testset is not None:
         question_set, question_source = load_testset(testset, loaded_corpus, gold_match)
     else:
         assert questions is not None  # checked above

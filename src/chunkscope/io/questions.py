@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +29,14 @@ from chunkscope.model import (
     EvidenceItem,
     GoldIssue,
     IssueKind,
+    PageGold,
     Question,
     QuestionSet,
     Span,
     SpanMatch,
 )
 
-__all__ = ["UnresolvedGold", "find_all", "load_questions", "repair_questions"]
+__all__ = ["EvidenceResolver", "UnresolvedGold", "find_all", "load_questions", "page_gold", "repair_questions"]
 """``find_all`` is re-exported for callers that searched quotes through this module."""
 
 SHOWN_OFFSETS = 10
@@ -230,7 +231,7 @@ def _question_records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]
     return records
 
 
-_SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence")
+_SPAN_KEYS = ("doc", "start", "end", "quote", "occurrence", "page", "page_base")
 UNKNOWN_DOCUMENT = "unknown document"
 SPAN_OUT_OF_RANGE = "span out of range or empty"
 
@@ -245,8 +246,17 @@ class _Resolver:
     lenient: bool = False
     issues: list[GoldIssue] = field(default_factory=list)
     question_id: str = ""
+    pages: list[PageGold] = field(default_factory=list)
+    """Every page named so far (an item takes those named while it was resolved)."""
 
     def item(self, item: Any, where: tuple[str, int], name: str) -> EvidenceItem:
+        """An evidence item (with the pages it names): a span or ``{"any": [...]}``."""
+        named = len(self.pages)
+        resolved = self._item(item, where, name)
+        pages = tuple(self.pages[named:])
+        return replace(resolved, pages=pages) if pages else resolved
+
+    def _item(self, item: Any, where: tuple[str, int], name: str) -> EvidenceItem:
         """An evidence item: a span or ``{"any": [...]}`` (unresolved alternatives left out when lenient)."""
         alternatives = _alternatives(item, where, name)
         if alternatives is None:
@@ -263,6 +273,8 @@ class _Resolver:
         alternatives = _alternatives(item, where, name)
         if alternatives is not None:
             return {"any": [self.repaired(a, where, f"{name}.any[{i}]") for i, a in enumerate(alternatives)]}
+        if "page" in item:
+            return item  # a page is gold as given: offsets would lose it
         resolved = self._resolved(item, where, name)
         if resolved is None:
             return item
@@ -295,6 +307,8 @@ class _Resolver:
         document = self.corpus.by_id.get(doc_id) if isinstance(doc_id, str) else None
         if document is None:
             raise BadGold(path, f"unknown document {doc_id!r}", line=line, field=f"{name}.doc", reason=UNKNOWN_DOCUMENT)
+        if "page" in item or "page_base" in item:
+            return self._page(item, document, where, name)
         if "quote" in item:
             return self._quote(item, document, where, name)
         if "occurrence" in item:
@@ -357,6 +371,27 @@ class _Resolver:
             )
         return Span(document.id, *hits.places[occurrence]), hits.match
 
+    def _page(
+        self, item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str
+    ) -> tuple[Span, SpanMatch]:
+        """A page alone (the page's text is the span) or a page with a quote (found within the page first)."""
+        page = page_gold(item, document, where, name)
+        self.pages.append(page)
+        path, line = where
+        if "start" in item or "end" in item or "occurrence" in item:
+            key = next(k for k in ("start", "end", "occurrence") if k in item)
+            raise InputError(path, "a page item takes a quote or nothing else", line=line, field=f"{name}.{key}")
+        if "quote" not in item:
+            return Span(document.id, page.start, page.end), EXACT
+        quote = item["quote"]
+        if isinstance(quote, str) and quote:
+            page_text = document.text[page.start : page.end]
+            hits = self.finder.find(f"{document.id}\0page {page.page}", page_text, quote)
+            if hits.match is not None and len(hits.places) == 1:
+                start, end = hits.places[0]
+                return Span(document.id, page.start + start, page.start + end), hits.match
+        return self._quote(item, document, where, name)
+
     def _quote_at_offsets(
         self, item: Mapping[str, Any], quote: str, document: Document, where: tuple[str, int], name: str
     ) -> tuple[Span, SpanMatch]:
@@ -401,6 +436,41 @@ class _Resolver:
             message,
         )
         return UnresolvedGold(issue, path, line, name)
+
+
+EvidenceResolver = _Resolver
+"""Resolves evidence records (``.item(record, (path, line), field)``) against a corpus: for loaders of other formats
+that turn their rows into chunkscope evidence records."""
+
+
+def page_gold(item: Mapping[str, Any], document: Document, where: tuple[str, int], name: str) -> PageGold:
+    """The page an item names: ``page`` counted from ``page_base`` (1 unless given; 0 or 1), checked to exist."""
+    path, line = where
+    base = item.get("page_base", 1)
+    if base not in (0, 1) or isinstance(base, bool):
+        raise InputError(path, f"must be 0 or 1, got {json.dumps(base)}", line=line, field=f"{name}.page_base")
+    if "page" not in item:
+        raise InputError(path, "missing (page_base needs a page)", line=line, field=f"{name}.page")
+    number = item["page"]
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise InputError(path, f"must be an integer, got {json.dumps(number)}", line=line, field=f"{name}.page")
+    pages = document.structure.pages if document.structure is not None else ()
+    if not pages:
+        raise InputError(
+            path, f"document '{document.id}' has no pages (page gold needs a PDF)", line=line, field=f"{name}.page"
+        )
+    index = number - base
+    if not 0 <= index < len(pages):
+        raise InputError(
+            path,
+            f"page {number} is outside '{document.id}': it has {len(pages)} pages, numbered from {base}",
+            line=line,
+            field=f"{name}.page",
+        )
+    start, end = pages[index]
+    if start == end:
+        raise InputError(path, f"page {number} of '{document.id}' holds no text", line=line, field=f"{name}.page")
+    return PageGold(document.id, index + 1, start, end)
 
 
 def _alternatives(item: Any, where: tuple[str, int], name: str) -> list[Any] | None:

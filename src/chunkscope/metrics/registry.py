@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 
 from chunkscope.errors import SpecError
-from chunkscope.metrics import coverage, delivery, overlap, rank, size, window
+from chunkscope.metrics import coverage, delivery, overlap, pages, rank, size, window
 from chunkscope.model import Chunk
 from chunkscope.results import QuestionResult, ResultColumns, Summary
 
@@ -457,3 +457,25 @@ REGISTRY.register(
         applies_column=window.has_window_column,
     )
 )
+
+
+def _page_metric(name: str, label: str, value: QuestionValue, column: ColumnValue, better: Better | None) -> Metric:
+    """A count of questions over page gold, present only when some question names a page."""
+    title = {"page_gold": "questions with page gold", "page_hit": "questions whose gold pages were delivered"}[name]
+    return count_metric(
+        name,
+        label,
+        value,
+        "questions",
+        better,
+        family="pages",
+        title=title,
+        applies=pages.has_page_gold,
+        column=column,
+        applies_column=pages.has_page_gold_column,
+    )
+
+
+# Page gold: questions naming pages (FinanceBench, {"doc": ..., "page": N}); absent from every other report.
+REGISTRY.register(_page_metric("page_gold", "page gold", pages.page_gold, pages.page_gold_column, None))
+REGISTRY.register(_page_metric("page_hit", "page hit", pages.page_hit, pages.page_hit_column, "higher"))

@@ -50,8 +50,8 @@ __all__ = ["SingleSpanBatch", "SingleSpanResults", "measure_single_spans", "sing
 def single_span(question: Question) -> Span | None:
     """The question's only gold span, when its evidence is one item with one alternative."""
     evidence = question.evidence
-    if len(evidence) != 1 or len(evidence[0].alternatives) != 1:
-        return None
+    if len(evidence) != 1 or len(evidence[0].alternatives) != 1 or evidence[0].pages:
+        return None  # page gold is measured per question (its page hits)
     return evidence[0].alternatives[0]
 
 
@@ -202,6 +202,8 @@ def measure_single_spans(
         measured.omega_inside,
         measured.omega_chars,
         nothing,
+        nothing.copy(),
+        nothing.copy(),  # page gold is measured per question, never in the batch
         nothing.copy(),
     )
     return SingleSpanBatch(tuple(chosen), columns, results)

@@ -25,6 +25,7 @@ from chunkscope.results import (
     Config,
     ConfigResult,
     Cut,
+    DeliveredChunk,
     DeliveredChunks,
     DeliveryStop,
     QuestionResult,
@@ -386,8 +387,25 @@ def measure_question(
         overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
+        page_hits=page_hits(question, delivery.chunks),
         units=chunking.units,
         parents=parents,
+    )
+
+
+def page_hits(question: Question, delivered: Sequence[DeliveredChunk]) -> tuple[bool, ...]:
+    """Per item naming pages: some delivered body shares a character with one of its pages (see docs/metrics.md)."""
+    if not any(item.pages for item in question.evidence):
+        return ()
+    bodies = [(sent.chunk.doc, sent.start, sent.end) for sent in delivered]
+    return tuple(
+        any(
+            doc == page.doc and start < page.end and page.start < end
+            for page in item.pages
+            for doc, start, end in bodies
+        )
+        for item in question.evidence
+        if item.pages
     )
 
 

@@ -18,6 +18,7 @@ from chunkscope import __version__
 from chunkscope.analysis.compare import Comparison, state_of
 from chunkscope.analysis.diagnose import failure_cause, failure_detail
 from chunkscope.analysis.marks import spans_cut
+from chunkscope.analysis.tables import severed_rows
 from chunkscope.model import Chunk, Corpus, Question, Span
 from chunkscope.pipeline.assembly import delivery_decisions
 from chunkscope.pipeline.locate import cut_offsets
@@ -138,7 +139,8 @@ def _config_section(name: str, question: Question, result: ConfigResult, corpus:
         "",
         f"- Chunker `{config.chunker}`, retriever `{config.retriever}`",
         f"- State: {_state_line(question_result)}",
-        f"- Cause: {failure_cause(question_result, config).value}: {failure_detail(question_result, config)}",
+        f"- Cause: {failure_cause(question_result, config).value}: "
+        f"{failure_detail(question_result, config, severed=severed_rows(question_result, corpus))}",
         f"- First correct rank: {rank if rank is not None else '–'} (bucket {state_of(question_result)})",
         f"- Delivered: {len(question_result.delivered)} chunks, {question_result.sent_chars} chars sent, "
         f"{question_result.duplicate_chars} duplicate; "

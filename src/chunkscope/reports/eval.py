@@ -12,14 +12,17 @@ from typing import Any
 from chunkscope import __version__
 from chunkscope.analysis.diagnose import diagnose, diagnosis_dict, failure_detail
 from chunkscope.analysis.groups import COMPUTED_FAMILIES, GroupRules, by_tag
+from chunkscope.analysis.tables import CUT_KIND, has_tables, severed_dict, severed_rows
 from chunkscope.errors import ChunkscopeError
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.sources import Dataset
 from chunkscope.metrics.policy import metric_policy
 from chunkscope.metrics.registry import REGISTRY
+from chunkscope.model import Corpus, Span
 from chunkscope.pipeline.cost import TokenCost, shown_tokens
 from chunkscope.reports.format import summary_cell
 from chunkscope.reports.offsets import OffsetWriter, chunk_import_dict, chunk_import_line, convert_config_offsets
+from chunkscope.reports.pages import add_pages, has_pages, page_label
 from chunkscope.reports.rerank import CSV_COLUMNS as RERANK_CSV_COLUMNS
 from chunkscope.reports.rerank import RerankEffects, rerank_dict
 from chunkscope.reports.rerank import csv_cells as rerank_csv_cells
@@ -86,6 +89,8 @@ def question_dict(result: QuestionResult, tokens: TokenCost | None = None) -> di
     }
     if result.past_window:
         entry["past_window"] = list(result.past_window)
+    if result.page_hits:
+        entry["page_hits"] = list(result.page_hits)
     return entry
 
 
@@ -146,11 +151,21 @@ def config_dict(
     diagnosis = diagnose(result)
     entry["diagnosis"] = diagnosis_dict(diagnosis)
     if with_questions:
-        entry["questions"] = [
-            question_dict(q, tokens)
-            | {"failure_cause": cause.value, "failure_detail": failure_detail(q, config, cause, write)}
-            for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True)
-        ]
+        corpus = write.corpus if write is not None and has_tables(write.corpus) else None
+        paged = write.corpus if write is not None and has_pages(write.corpus) else None
+        entry["questions"] = []
+        for q, (_, cause) in zip(result.questions, diagnosis.causes, strict=True):
+            severed = severed_rows(q, corpus) if corpus is not None else ()
+            question = question_dict(q, tokens)
+            question |= {
+                "failure_cause": cause.value,
+                "failure_detail": failure_detail(q, config, cause, write, severed),
+            }
+            if corpus is not None:  # only a corpus with tables: every other report stays as it was
+                question["header_severed"] = [severed_dict(row, write) for row in severed]
+            if paged is not None:  # only a corpus with pages (PDF)
+                add_pages(question, paged)
+            entry["questions"].append(question)
     if result.chunk_import is not None:
         entry["chunk_import"] = chunk_import_dict(result.chunk_import)
     if write is not None:
@@ -322,6 +337,8 @@ def to_markdown(
     and what a rerank changed.
     """
     position = OffsetWriter(dataset.corpus, offset_unit)
+    tables = has_tables(dataset.corpus)
+    paged = has_pages(dataset.corpus)
     lines = [f"# chunkscope report: {dataset.name}", ""]
     lines += [
         f"chunkscope {__version__}; inputs: "
@@ -366,16 +383,38 @@ def to_markdown(
         for q in failing:
             state = ("lost" if q.lost else "incomplete") + (", in pieces" if q.in_pieces else "")
             cuts = "; ".join(
-                f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)} at "
+                f"{c.span.doc} {position(c.span.doc, c.span.start)}–{position(c.span.doc, c.span.end)}"
+                + (_page_note(dataset.corpus, c.span) if paged else "")
+                + " at "
                 + ", ".join(str(position(c.span.doc, b)) for b in c.boundaries)
                 for c in q.cuts
             )
+            if tables:
+                severed = severed_rows(q, dataset.corpus)
+                cuts = "; ".join(
+                    filter(
+                        None,
+                        [
+                            cuts,
+                            *(
+                                f"{CUT_KIND} {r.doc} {position(r.doc, r.start)}–{position(r.doc, r.end)} (#{r.rank})"
+                                for r in severed
+                            ),
+                        ],
+                    )
+                )
             covered = "/".join("✓" if x else "✗" for x in q.covered)
             lines.append(
                 f"| {inline(q.question_id)} | {state} | {q.first_correct_rank or '–'} | {covered} | {inline(cuts)} |"
                 + "".join(f" {cell(q)} |" for _, cell in extra)
             )
     return "\n".join(lines) + "\n"
+
+
+def _page_note(corpus: Corpus, span: Span) -> str:
+    """`` (p. 12)`` for a span on a page of an extracted PDF, else nothing."""
+    label = page_label(corpus, span.doc, span.start, span.end)
+    return f" ({label})" if label else ""
 
 
 def _structure_cells(q: QuestionResult, top_k: int) -> list[str]:

@@ -19,7 +19,8 @@ class OptionalStrategy:
     extra: str
     """The pyproject extra that brings its packages: ``pip install 'chunkscope[EXTRA]'``."""
     kind: str
-    """What it is: ``chunker``, ``retriever``, ``tokenizer``, ``units``, ``gold-match`` or ``fast path``."""
+    """What it is: ``chunker``, ``retriever``, ``tokenizer``, ``units``, ``gold-match``, ``fast path`` or
+    ``input format`` (a corpus file suffix the extra reads: its example is a corpus directory holding one)."""
     name: str
     """Its registered name (``langchain``, ``dense``, ``sudachi``) or, for the others, the option value."""
     modules: tuple[str, ...]
@@ -55,6 +56,9 @@ OPTIONAL_STRATEGIES: tuple[OptionalStrategy, ...] = (
     OptionalStrategy("fuzzy", "gold-match", "fuzzy", ("rapidfuzz",), ("--gold-match", "fuzzy")),
     OptionalStrategy("fast", "fast path", "numba", ("numba",), ("--retriever", "bm25"),
                      (("CHUNKSCOPE_BACKEND", "numba"),)),
+    OptionalStrategy("documents", "input format", "pdf", ("pypdfium2",), ()),
+    OptionalStrategy("documents", "input format", "html", ("lxml",), ()),
+    OptionalStrategy("documents", "input format", "docx", ("docx",), ()),
 )  # fmt: skip
 """Every optional strategy, with the extra that brings it and a command line that uses it."""
 

@@ -65,7 +65,7 @@ def test_directory_without_documents(
     (empty / "sub").mkdir(parents=True)
     write(empty / "notes.rst", "not a corpus suffix")
     error = one_line_error(capsys, "eval", "--corpus", str(empty), "--questions", str(files["questions"]))
-    assert error == f"chunkscope: error: {empty}: no .md or .txt files in this directory"
+    assert error == f"chunkscope: error: {empty}: no .md, .txt, .pdf, .html, .htm or .docx files in this directory"
 
 
 def test_invalid_utf8_in_a_directory_document(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
