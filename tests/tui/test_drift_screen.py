@@ -20,6 +20,7 @@ from chunkscope.analysis.drift import Drift, QueryDrift
 from chunkscope.cli import main
 from chunkscope.tui.drift_app import DriftApp
 from chunkscope.tui.screens.drift import DriftInput, DriftScreen
+from chunkscope.tui.screens.help import HelpScreen
 
 SIZE = (200, 50)
 
@@ -209,3 +210,20 @@ def test_drift_inspect_refuses_a_report_on_stdout(tmp_path: Path, capsys: pytest
     assert main(["drift", A, B, "--queries", str(log), "--inspect", "--json", "-"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["chunkscope: error: --inspect takes the terminal: write the reports to files, not to stdout (-)"]
+
+
+@async_test
+async def test_help_lists_the_drift_keys_and_q_quits(drift: Drift) -> None:
+    app = drift_app(drift)
+    async with app.run_test(size=SIZE) as pilot:
+        await ordered(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, DriftScreen)
+        assert app.return_code is None
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.return_code == 0  # set by exit

@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from chunkscope.analysis.drift import Drift, QueryDrift
+from chunkscope.analysis.drift import Drift
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.widgets.drift_views import (
     A_MARKS,
@@ -251,7 +251,3 @@ class DriftScreen(Screen[None]):
             return
         queries = self.query_one("#drift-queries", OptionList)
         queries.highlighted = max(0, min(len(self.order) - 1, row))
-
-    def shown_query(self) -> QueryDrift | None:
-        """The query the panes show."""
-        return None if self.position is None else self.input.drift.queries[self.position]
