@@ -227,3 +227,17 @@ async def test_help_lists_the_drift_keys_and_q_quits(drift: Drift) -> None:
         await pilot.press("q")
         await pilot.pause()
         assert app.return_code == 0  # set by exit
+
+
+@async_test
+async def test_an_ordering_that_fails_is_reported(drift: Drift, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Drift, count: int) -> list[QueryDrift]:
+        raise RuntimeError("ordering broke")
+
+    monkeypatch.setattr(Drift, "moved_most", broken)
+    app = drift_app(drift)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ordered(pilot)
+        await pilot.pause()
+        assert [n.message for n in app._notifications] == ["ordering broke"]
+        assert list_rows(screen) == []

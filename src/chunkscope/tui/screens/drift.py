@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
 
 from chunkscope.analysis.drift import Drift
 from chunkscope.tui.actions import Place, bindings_for
@@ -159,6 +160,11 @@ class DriftScreen(Screen[None]):
         if self.order:
             keep = self.position if self.position is not None else self.order[0]
             queries.highlighted = self.row_of[keep]
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """An ordering that failed says so (the list stays as it was)."""
+        if event.state == WorkerState.ERROR and event.worker.group == "drift-order":
+            self.notify(str(event.worker.error), title="Could not order the queries", severity="error", markup=False)
 
     def on_option_list_option_highlighted(self, message: OptionList.OptionHighlighted) -> None:
         """The list moved: show that query."""
