@@ -17,6 +17,7 @@ from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.screens.compare import CompareScreen
 from chunkscope.tui.screens.config_form import ConfigForm
 from chunkscope.tui.screens.confirm import ConfirmLongWork
+from chunkscope.tui.screens.drift import DriftScreen
 from chunkscope.tui.screens.export import ExportDialog
 from chunkscope.tui.screens.gold import GoldScreen
 from chunkscope.tui.screens.groups import GroupPicker
@@ -46,6 +47,7 @@ PLACE_CLASSES: dict[Place, type[DOMNode]] = {
     Place.ANATOMY: AnatomyScreen,
     Place.GOLD: GoldScreen,
     Place.SWEEP_MAP: SweepMapScreen,
+    Place.DRIFT: DriftScreen,
     Place.WHATIF: WhatIfScreen,
     Place.GROUPS: GroupPicker,
     Place.CONFIRM: ConfirmLongWork,
@@ -61,6 +63,7 @@ HELP_CLASSES: dict[str, type[DOMNode]] = {
     "Ranked chunks": RankedChunksView,
     "Document": DocumentView,
     "Sweep map": SweepMapScreen,
+    "Drift (chunkscope drift --inspect)": DriftScreen,
 }
 
 

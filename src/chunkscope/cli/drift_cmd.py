@@ -7,7 +7,7 @@ import math
 import sys
 from typing import Any
 
-from chunkscope.analysis.drift import DEFAULT_DEPTH, DEFAULT_PERSISTENCE, measure_drift
+from chunkscope.analysis.drift import DEFAULT_DEPTH, DEFAULT_PERSISTENCE, Drift, measure_drift
 from chunkscope.chunkers import parse_chunker
 from chunkscope.chunkers.base import chunk_corpus
 from chunkscope.cli import common
@@ -71,6 +71,11 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help=f"queries and documents listed in the Markdown report (default {MOVED_SHOWN})",
     )
+    parser.add_argument(
+        "--inspect",
+        action="store_true",
+        help="then open the inspector on the drift: the queries that moved most first, both rankings side by side",
+    )
     common.add_output_options(parser)
     parser.set_defaults(run=run)
 
@@ -108,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
         parse_config(args.b, args.retriever, args.depth),
     )
     common.check_outputs(args, configs)
+    if args.inspect and common.stdout_is_data(args):
+        raise ChunkscopeError("--inspect takes the terminal: write the reports to files, not to stdout (-)")
     log = read_query_log(args.queries)
     corpus_path = args.corpus if args.corpus is not None else str(sample_paths()[0])
     corpus, source = load_corpus(corpus_path)
@@ -128,4 +135,14 @@ def run(args: argparse.Namespace) -> int:
         json=lambda: to_json(drift_report(drift, configs, inputs, log.format)),
         csv=lambda: drift_csv(drift),
     )
+    if args.inspect:
+        open_inspector(drift, configs, log.path)
     return common.EXIT_OK
+
+
+def open_inspector(drift: Drift, configs: tuple[Config, Config], log_path: str) -> None:
+    """Run the inspector on the drift screen (the values computed above; the screen recomputes nothing)."""
+    from chunkscope.tui.drift_app import DriftApp  # the inspector loads only for --inspect
+    from chunkscope.tui.screens.drift import DriftInput
+
+    DriftApp(DriftInput(drift, configs[0].label, configs[1].label, log_path)).run()

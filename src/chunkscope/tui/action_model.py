@@ -43,6 +43,8 @@ class Place(Enum):
     """``GoldScreen``."""
     SWEEP_MAP = "sweep-map"
     """``SweepMapScreen``."""
+    DRIFT = "drift"
+    """``DriftScreen``, ``chunkscope drift --inspect``."""
     WHATIF = "whatif"
     """``WhatIfScreen``."""
     GROUPS = "groups"
@@ -69,6 +71,7 @@ NAMESPACES = {
     "anatomy": "Anatomy",
     "gold": "Gold",
     "sweep": "Sweep map",
+    "drift": "Drift",
     "whatif": "What-if",
     "groups": "Groups",
     "confirm": "Confirm",
@@ -76,6 +79,7 @@ NAMESPACES = {
 """Command-palette namespace of each binding-id prefix (``Config: overlap`` for ``config.overlap``)."""
 
 MOVE = Binding.Group("failing")
+CHANGED = Binding.Group("top-1 changed")
 FILTER = Binding.Group("filter")
 SIZE = Binding.Group("size", compact=True)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-from chunkscope.tui.action_model import FILTER, MOVE, NAMESPACES, SIZE, Action, Place
+from chunkscope.tui.action_model import CHANGED, FILTER, MOVE, NAMESPACES, SIZE, Action, Place
 
 __all__ = [
     "ACTIONS",
@@ -416,6 +416,44 @@ ACTIONS: tuple[Action, ...] = (
         "open A vs best",
         "Open the selected configuration as A beside the best one as B, failing questions listed",
         Place.SWEEP_MAP,
+    ),
+    # -- the drift of a query log (chunkscope drift --inspect)
+    Action("drift.help", "question_mark", "app.help", "help", HELP_TOOLTIP, Place.DRIFT, key_display="?"),
+    *hidden(
+        Place.DRIFT,
+        "drift",
+        ("down", "j,down", "move(1)", "next query", "Next query in the list (the one that moved next most)"),
+        ("up", "k,up", "move(-1)", "previous query", "Previous query in the list"),
+        ("page-down", "pagedown", "page(1)", "Page down", "One page of queries down"),
+        ("page-up", "pageup", "page(-1)", "Page up", "One page of queries up"),
+        ("first", "home", "jump(0)", "first query", "First query in the list"),
+        ("last", "end", "jump(-1)", "last query", "Last query in the list"),
+    ),
+    Action(
+        "drift.next-changed",
+        "n",
+        "next_changed(1)",
+        "next top-1 change",
+        "Select the next query whose first hit differs between A and B",
+        Place.DRIFT,
+        group=CHANGED,
+    ),
+    Action(
+        "drift.previous-changed",
+        "N",
+        "next_changed(-1)",
+        "previous top-1 change",
+        "Select the previous query whose first hit differs between A and B",
+        Place.DRIFT,
+        group=CHANGED,
+    ),
+    Action(
+        "drift.order",
+        "o",
+        "toggle_order",
+        "order",
+        "List the queries moved most first (lowest RBO) or in the log's order",
+        Place.DRIFT,
     ),
     Action("help.close", "escape,question_mark,q", "app.pop_screen", "close", "Close the help", Place.HELP),
     Action("export.close", "escape", "app.pop_screen", "close", "Close without writing", Place.EXPORT),

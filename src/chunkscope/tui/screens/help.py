@@ -54,6 +54,7 @@ HELP_SECTIONS: tuple[HelpSection, ...] = (
     HelpSection("Ranked chunks", (Place.RANKED,), ScrollView),
     HelpSection("Document", (Place.DOCUMENT,), ScrollView),
     HelpSection("Sweep map", (Place.SWEEP_MAP,), Screen),
+    HelpSection("Drift (chunkscope drift --inspect)", (Place.DRIFT,), Screen),
 )
 
 

@@ -38,7 +38,7 @@ from chunkscope.tui.cells import truncate
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus, StopRule, hit_statuses, stop_rules
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
-from chunkscope.tui.widgets.ranked_rows import header_strips, hit_strips, rule_strip
+from chunkscope.tui.widgets.ranked_rows import before_body_rows, header_strips, hit_strips, rule_strip
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
 BUILD_MARGIN = 4
@@ -72,6 +72,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         "ranked-chunks--delivered",
         "ranked-chunks--not-delivered",
         "ranked-chunks--detail",
+        "ranked-chunks--context",
         "ranked-chunks--text",
         "ranked-chunks--gold",
         "ranked-chunks--gold-cut",
@@ -423,7 +424,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         rest = 0
         for hit in self._hits[self._next_hit :]:
             rest += 1 + self.lines_per_hit + (hit.rank in rules)
-            rest += bool(hit.parts) + bool(hit.chunk.prefix) + (hit.delivers is not None)
+            rest += bool(hit.parts) + before_body_rows(hit.chunk) + (hit.delivers is not None)
             if self._question is not None and any(
                 span.doc == hit.chunk.doc and span.start < hit.chunk.end and span.end > hit.chunk.start
                 for span in self._question.gold_spans

@@ -2,7 +2,8 @@
 
 A hit's block is its header (rank, score, document and offsets, length, delivery
 status), detail lines (gold it holds, fused-ranking parts, the parent it
-delivers, its prefix) and a window of its text (:mod:`.text_window`). Facts come
+delivers), the text sent or indexed before its body (a prefix, a contextual chunk's context), dimmed, and a
+window of its text (:mod:`.text_window`). Facts come
 from the core (:class:`~chunkscope.results.QuestionResult`, the delivery
 decisions, :func:`~chunkscope.analysis.marks.chunk_marks`); this module only lays
 them out.
@@ -15,16 +16,23 @@ from rich.segment import Segment
 from textual.strip import Strip
 
 from chunkscope.analysis.marks import TextMarks, chunk_marks
-from chunkscope.model import Corpus, Question
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.pipeline.cost import TokenCost
 from chunkscope.results import DeliveryDecisions, QuestionResult, RankedChunk
-from chunkscope.tui.cells import pad, truncate, visible
+from chunkscope.tui.cells import pad, truncate, visible, wrap_text
 from chunkscope.tui.state.rows import APPROXIMATE_MARK, approximate_matches
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus
 from chunkscope.tui.widgets.text_window import INDENT, text_window
 
 _EIGHTHS = "▏▎▍▌▋▊▉"
+
+BEFORE_BODY_LINES = 2
+"""Lines each text before a chunk's body (its prefix, its unsent context) takes at most, ``…`` ending a cut one."""
+SENT_LABEL = "sent before the body: "
+"""Label of a chunk's prefix: delivered and counted in the budget (``contextual`` with ``send=true``)."""
+NOT_SENT_LABEL = "indexed, not sent: "
+"""Label of a chunk's context that is indexed and embedded only (``contextual`` with ``send=false``)."""
 
 
 def header_strips(
@@ -100,7 +108,7 @@ def hit_strips(
     styles: ComponentStyles,
     tokens: TokenCost | None = None,
 ) -> list[Strip]:
-    """Rows of one hit: header, details (gold, parts, parent, prefix) and ``lines`` lines of its text.
+    """Rows of one hit: header, details (gold, parts, parent), the text before its body and ``lines`` lines of its text.
 
     ``tokens``: the token counter in use, whose count of the chunk is shown beside its length.
     """
@@ -125,12 +133,44 @@ def hit_strips(
         strips.append(
             Strip([Segment(" " * (INDENT - 1) + detail, styles.component("detail"))]).crop_extend(0, width, styles.base)
         )
+    strips += before_body_strips(chunk, width, styles)
     strips += text_window(chunk, marks, width, lines, styles)
     return strips
 
 
+def before_body_strips(chunk: Chunk, width: int, styles: ComponentStyles) -> list[Strip]:
+    """The chunk's unsent context and its prefix, each labelled and dimmed, in the order a retriever reads them."""
+    strips = []
+    for label, text in ((NOT_SENT_LABEL, chunk.context), (SENT_LABEL, chunk.prefix)):
+        for line in before_body_lines(label, text, max(8, width - INDENT + 1)):
+            segment = Segment(" " * (INDENT - 1) + line, styles.component("context"))
+            strips.append(Strip([segment]).crop_extend(0, width, styles.base))
+    return strips
+
+
+def before_body_lines(label: str, text: str, width: int) -> list[str]:
+    """``label`` and ``text`` (its line breaks kept, blank lines dropped) wrapped to ``width`` cells, at most
+    :data:`BEFORE_BODY_LINES` lines, the last ending in ``…`` when text is left out. None for an empty text."""
+    body = "\n".join(line for line in visible(text).replace("\r", "").split("\n") if line.strip())
+    if not body:
+        return []
+    shown = label + body
+    wrapped = wrap_text(shown, width)
+    lines = [shown[wrapped.starts[i] : wrapped.ends[i]].rstrip() for i in range(wrapped.line_count)]
+    if len(lines) <= BEFORE_BODY_LINES:
+        return lines
+    kept = lines[:BEFORE_BODY_LINES]
+    kept[-1] = truncate(kept[-1] + " …", width)  # ends in "…" whether the mark fits or cuts the line
+    return kept
+
+
+def before_body_rows(chunk: Chunk) -> int:
+    """About how many rows :func:`before_body_strips` takes (for the scroll size before a hit is laid out)."""
+    return BEFORE_BODY_LINES * (bool(chunk.context) + bool(chunk.prefix))
+
+
 def detail_lines(hit: RankedChunk, marks: TextMarks, result: QuestionResult) -> list[str]:
-    """Lines under a hit's header: gold it holds, fused parts, the parent it delivers, its prefix."""
+    """Lines under a hit's header: gold it holds, fused parts, the parent it delivers."""
     details = []
     gold = [_gold_note(mark.item, mark.whole, mark.cut, mark.end - mark.start, mark.span.length) for mark in marks.gold]
     if gold:
@@ -145,8 +185,6 @@ def detail_lines(hit: RankedChunk, marks: TextMarks, result: QuestionResult) -> 
         # item_ranks: the ranks whose delivered unit holds an item whole
         held = " ⟦gold⟧ whole in parent" if any(hit.rank in ranks for ranks in result.item_ranks) else ""
         details.append(f"→ delivers parent {parent.id} {parent.start}–{parent.end} · {parent.length} ch{held}")
-    if hit.chunk.prefix:
-        details.append("prefix: " + visible(hit.chunk.prefix).replace("\n", " ⏎ ").replace("\r", ""))
     return details
 
 
