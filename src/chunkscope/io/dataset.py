@@ -8,9 +8,11 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.dataset_formats import LoadOptions, load_by_format
 from chunkscope.io.gold import trim_question_set
 from chunkscope.io.gold_units import Newlines, Suspicion
 from chunkscope.io.hf_rows import load_hf_testset
+from chunkscope.io.hotpotqa import load_hotpotqa
 from chunkscope.io.offsets import OffsetUnit
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
@@ -19,8 +21,9 @@ from chunkscope.io.squad import load_squad
 from chunkscope.io.testset import load_testset
 from chunkscope.io.tydi import load_tydi
 
-__all__ = ["Dataset", "load_dataset", "sample_paths"]
-"""``Dataset`` is re-exported: callers that load a dataset name its type from here."""
+__all__ = ["Dataset", "load_dataset", "load_hotpotqa", "sample_paths"]
+"""``Dataset`` is re-exported: callers that load a dataset name its type from here. Importing the format
+modules (``load_hotpotqa``) registers them for ``--dataset``."""
 
 
 def load_dataset(
@@ -39,6 +42,8 @@ def load_dataset(
     questions_offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
     questions_newlines: Newlines = "as-is",
+    dataset: str | Path | None = None,
+    dataset_format: str | None = None,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
@@ -53,6 +58,8 @@ def load_dataset(
     ``questions_newlines="lf"``: the questions file's offsets count the documents read with universal
     newlines. When another reading of the file's offsets-only spans is clearly better (another unit, or
     the other line endings), the dataset carries a warning naming what to pass.
+    ``dataset``: a file of any registered format (:mod:`chunkscope.io.dataset_formats`), recognised by its
+    content or read as ``dataset_format``; ``corpus`` is its documents when the format carries none.
     """
     given = {
         name: value
@@ -62,31 +69,47 @@ def load_dataset(
             ("--chroma", chroma),
             ("--tydi", tydi),
             ("--testset", testset),
+            ("--dataset", dataset),
         )
         if value is not None
     }
     if len(given) > 1:
         raise InputError(str(next(iter(given.values()))), f"give one question source, not {' and '.join(given)}")
-    if tydi_language is not None and tydi is None:
+    if dataset_format is not None and dataset is None:
+        raise InputError(dataset_format, "--dataset-format applies only to --dataset")
+    if tydi_language is not None and tydi is None and dataset is None:
         raise InputError(tydi_language, "--tydi-language applies only to --tydi")
-    dataset = _load(
-        corpus,
-        questions,
-        squad,
-        squad_answers,
-        chroma,
-        tydi,
-        tydi_language,
-        testset,
-        gold_match,
-        lenient,
-        questions_offset_unit,
-        skip_bad_gold,
-        questions_newlines,
-    )
+    if dataset is not None:
+        options = LoadOptions(
+            corpus,
+            squad_answers,
+            tydi_language,
+            gold_match,
+            questions_offset_unit,
+            skip_bad_gold,
+            lenient,
+            questions_newlines,
+        )
+        loaded = load_by_format(dataset, dataset_format, options)
+    else:
+        loaded = _load(
+            corpus,
+            questions,
+            squad,
+            squad_answers,
+            chroma,
+            tydi,
+            tydi_language,
+            testset,
+            gold_match,
+            lenient,
+            questions_offset_unit,
+            skip_bad_gold,
+            questions_newlines,
+        )
     if not trim:
-        return dataset
-    return replace(dataset, questions=trim_question_set(dataset.questions, dataset.corpus))
+        return loaded
+    return replace(loaded, questions=trim_question_set(loaded.questions, loaded.corpus))
 
 
 def _load(

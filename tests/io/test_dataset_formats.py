@@ -1,0 +1,66 @@
+"""--dataset: every registered format recognised by its content, or forced by name; no match names them all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chunkscope.errors import InputError
+from chunkscope.io.dataset import load_dataset
+from chunkscope.io.dataset_formats import FORMATS, detect
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+SAMPLE = Path(__file__).parents[2] / "src" / "chunkscope" / "sample_data"
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        (FIXTURES / "hf" / "squad_rows.json", "hf-squad"),
+        (FIXTURES / "hf" / "squad_v2_rows.jsonl", "hf-squad"),
+        (FIXTURES / "tydi" / "tydi-sample.jsonl", "tydi"),
+        (FIXTURES / "chroma" / "questions_df.csv", "chroma"),
+        (FIXTURES / "testset" / "testset.json", "testset"),
+        (FIXTURES / "testset" / "testset.jsonl", "testset"),
+        (SAMPLE / "questions.jsonl", "questions"),
+        (FIXTURES / "hf" / "hotpotqa_rows.jsonl", "hotpotqa"),
+        (FIXTURES / "datasets" / "hotpotqa" / "distractor.json", "hotpotqa"),
+    ],
+)
+def test_each_format_is_recognised_by_its_content(path: Path, name: str) -> None:
+    assert detect(path).name == name
+
+
+def test_the_dataset_option_reads_the_same_as_the_dedicated_option() -> None:
+    path = FIXTURES / "tydi" / "tydi-sample.jsonl"
+    assert load_dataset(dataset=path).questions == load_dataset(tydi=path).questions
+    squad_rows = FIXTURES / "hf" / "squad_rows.json"
+    assert load_dataset(dataset=squad_rows).questions == load_dataset(testset=squad_rows).questions
+    sample = load_dataset(dataset=SAMPLE / "questions.jsonl", corpus=SAMPLE / "corpus")
+    assert sample.questions == load_dataset().questions
+
+
+def test_a_file_no_format_matches_lists_every_format_tried(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"prompt": "x"}\n')
+    with pytest.raises(InputError) as caught:
+        load_dataset(dataset=path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: matches no known dataset format")
+    assert "\n" not in message
+    for known in FORMATS.values():
+        assert f"{known.name}: {known.expects}" in message
+
+
+def test_the_format_can_be_forced_and_an_unknown_name_lists_the_known(tmp_path: Path) -> None:
+    path = FIXTURES / "hf" / "squad_rows.json"
+    forced = load_dataset(dataset=path, dataset_format="hf-squad")
+    assert "as --dataset-format says" in forced.notices[0]
+    with pytest.raises(InputError, match=r"unknown --dataset-format 'nope'; known: .*hotpotqa"):
+        load_dataset(dataset=path, dataset_format="nope")
+
+
+def test_dataset_excludes_the_other_sources() -> None:
+    with pytest.raises(InputError, match="give one question source"):
+        load_dataset(dataset=FIXTURES / "hf" / "squad_rows.json", squad=FIXTURES / "hf" / "squad_rows.json")
