@@ -514,6 +514,8 @@ class QuestionResult:
     """Retrievers whose model reads a token window only (``dense:window=N``), per required item:
     True when some unit contains one of the item's alternatives, but in every such unit each of its
     alternatives ends past the window, so the model never read the evidence. Empty for other retrievers."""
+    hops: tuple[int, ...] = ()
+    """Multi-hop questions, per required item: the hop it belongs to (``Question.hops``); empty otherwise."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)
@@ -533,6 +535,22 @@ class QuestionResult:
     def complete(self) -> bool:
         """Every required item is covered by the delivered context."""
         return all(self.covered)
+
+    @property
+    def hop_count(self) -> int:
+        """How many hops the question has (0 when its input gives none)."""
+        return len(set(self.hops))
+
+    @property
+    def hops_delivered(self) -> int:
+        """Hops every item of which is covered by the delivered context (within top-k and the budget)."""
+        missing = {hop for hop, covered in zip(self.hops, self.covered, strict=True) if not covered}
+        return self.hop_count - len(missing)
+
+    @property
+    def missing_hops(self) -> tuple[int, ...]:
+        """The hops (ascending) with some item the delivered context does not cover."""
+        return tuple(sorted({hop for hop, covered in zip(self.hops, self.covered, strict=True) if not covered}))
 
     @property
     def sent_chars(self) -> int:
@@ -600,6 +618,10 @@ class ResultColumns:
     omega_chars: np.ndarray
     past_window: np.ndarray
     windowed: np.ndarray
+    multi_hop: np.ndarray
+    """Two hops or more (``hop_count >= 2``)."""
+    all_hops: np.ndarray
+    """Multi-hop and every hop delivered (``hops_delivered == hop_count >= 2``)."""
 
     def __len__(self) -> int:
         return len(self.question_ids)
@@ -629,6 +651,8 @@ class ResultColumns:
             column((o.omega_chars for o in overlaps), np.int64),
             column((any(r.past_window) for r in results), np.bool_),
             column((bool(r.past_window) for r in results), np.bool_),
+            column((r.hop_count >= 2 for r in results), np.bool_),
+            column((r.hop_count >= 2 and r.hops_delivered == r.hop_count for r in results), np.bool_),
         )
 
     @classmethod

@@ -30,8 +30,8 @@ SUMMARY_KEYS = (
     "duplicate_chars",
 )
 """The JSON summary's keys as the saved reports hold them (rank buckets aside)."""
-CONDITIONAL_KEYS = ("truncated_evidence",)
-"""Metrics a summary holds only when they apply (a dense model's token window)."""
+CONDITIONAL_KEYS = ("truncated_evidence", "multi_hop_questions", "all_hops_delivered")
+"""Metrics a summary holds only when they apply (a dense model's token window, multi-hop questions)."""
 REGISTERED = (*SUMMARY_KEYS, *CONDITIONAL_KEYS)
 
 
@@ -78,6 +78,8 @@ def test_rates_and_counts() -> None:
         "sent_chars": "characters",
         "duplicate_chars": "characters",
         "truncated_evidence": "questions",
+        "multi_hop_questions": "questions",
+        "all_hops_delivered": "questions",
     }
 
 
@@ -97,6 +99,7 @@ def test_directions() -> None:
         "ndcg_at_10": -1,
         "duplicate_chars": 1,
         "truncated_evidence": 1,
+        "all_hops_delivered": -1,
     }
     with pytest.raises(ValueError, match="sent_chars"):
         _ = REGISTRY["sent_chars"].worse_sign

@@ -48,9 +48,12 @@ __all__ = ["SingleSpanBatch", "SingleSpanResults", "measure_single_spans", "sing
 
 
 def single_span(question: Question) -> Span | None:
-    """The question's only gold span, when its evidence is one item with one alternative."""
+    """The question's only gold span, when its evidence is one item with one alternative.
+
+    A question with hops (a multi-hop set's) is measured one by one: its result reports its hops.
+    """
     evidence = question.evidence
-    if len(evidence) != 1 or len(evidence[0].alternatives) != 1:
+    if len(evidence) != 1 or len(evidence[0].alternatives) != 1 or question.hops:
         return None
     return evidence[0].alternatives[0]
 
@@ -202,6 +205,8 @@ def measure_single_spans(
         measured.omega_inside,
         measured.omega_chars,
         nothing,
+        nothing.copy(),
+        nothing.copy(),  # questions with hops are not batched
         nothing.copy(),
     )
     return SingleSpanBatch(tuple(chosen), columns, results)

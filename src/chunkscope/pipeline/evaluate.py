@@ -386,6 +386,7 @@ def measure_question(
         overlap=measure_overlap(question.evidence, unions, locator.touching),
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
+        hops=question.hops,
         units=chunking.units,
         parents=parents,
     )
