@@ -13,6 +13,7 @@ from chunkscope.io.gold import trim_question_set
 from chunkscope.io.gold_units import Newlines, Suspicion
 from chunkscope.io.hf_rows import load_hf_testset
 from chunkscope.io.hotpotqa import load_hotpotqa
+from chunkscope.io.legalbench_rag import load_legalbench_rag
 from chunkscope.io.multihop_rag import load_multihop_rag
 from chunkscope.io.natural_questions import load_natural_questions
 from chunkscope.io.offsets import OffsetUnit
@@ -23,7 +24,15 @@ from chunkscope.io.squad import load_squad
 from chunkscope.io.testset import load_testset
 from chunkscope.io.tydi import load_tydi
 
-__all__ = ["Dataset", "load_dataset", "load_hotpotqa", "load_multihop_rag", "load_natural_questions", "sample_paths"]
+__all__ = [
+    "Dataset",
+    "load_dataset",
+    "load_hotpotqa",
+    "load_legalbench_rag",
+    "load_multihop_rag",
+    "load_natural_questions",
+    "sample_paths",
+]
 """``Dataset`` is re-exported: callers that load a dataset name its type from here. Importing the format
 modules (``load_hotpotqa``) registers them for ``--dataset``."""
 

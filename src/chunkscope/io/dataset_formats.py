@@ -19,9 +19,10 @@ from typing import Any, Literal
 from chunkscope.errors import InputError
 from chunkscope.io.gold_units import Newlines
 from chunkscope.io.offsets import OffsetUnit
-from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
+from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset
 from chunkscope.io.text import exists, is_dir, parse_json, read_text
+from chunkscope.model import Document, EvidenceItem, Span, SpanMatch
 
 Layout = Literal["object", "array", "jsonl", "csv", "directory", "other"]
 """How the file holds its records: one JSON object, a JSON list, JSON lines, CSV, a directory, or else."""
@@ -235,3 +236,15 @@ def left_out_line(path: str | Path, reasons: Mapping[str, int]) -> str:
     """One line naming what a loader left out, by reason (``nothing`` when it left nothing out)."""
     listed = "; ".join(f"{count} {reason}" for reason, count in reasons.items()) or "nothing"
     return f"{path}: questions left out: {listed}"
+
+
+def quote_item(finder: QuoteFinder, tally: MatchTally, document: Document, quote: str) -> EvidenceItem | None:
+    """The item of ``quote`` in ``document`` by the ladder (every occurrence an alternative), counted in
+    ``tally``; None when not found."""
+    hits = finder.find(document.id, document.text, quote)
+    tally.add(hits.match.kind if hits.match is not None else None)
+    if hits.match is None:
+        return None
+    spans = tuple(Span(document.id, start, end) for start, end in hits.places)
+    matches: tuple[SpanMatch, ...] = (hits.match,) * len(spans) if hits.match.approximate else ()
+    return EvidenceItem(spans, matches)

@@ -19,12 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
-from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, MatchTally, Probe, left_out_line, register
+from chunkscope.io.dataset_formats import (
+    DatasetFormat,
+    LoadOptions,
+    MatchTally,
+    Probe,
+    left_out_line,
+    quote_item,
+    register,
+)
 from chunkscope.io.gold import BadGold, count_reason
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import parse_json, read_text, reject_bom
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span, SpanMatch
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet
 
 NO_EVIDENCE = "no evidence (null query)"
 UNKNOWN_ARTICLE = "evidence article not in the corpus"
@@ -122,16 +130,11 @@ def _evidence(
         if document is None:
             tally.add(None)
             raise BadGold(path, f"no article titled {entry['title']!r}", field=f"{name}.title", reason=UNKNOWN_ARTICLE)
-        fact = entry["fact"].strip()
-        hits = finder.find(document.id, document.text, fact)
-        tally.add(hits.match.kind if hits.match is not None else None)
-        if hits.match is None:
-            raise BadGold(
-                path, f"fact not found in article {entry['title']!r}", field=f"{name}.fact", reason=FACT_NOT_FOUND
-            )
-        spans = tuple(Span(document.id, start, end) for start, end in hits.places)
-        matches: tuple[SpanMatch, ...] = (hits.match,) * len(spans) if hits.match.approximate else ()
-        items.append(EvidenceItem(spans, matches))
+        item = quote_item(finder, tally, document, entry["fact"].strip())
+        if item is None:
+            message = f"fact not found in article {entry['title']!r}"
+            raise BadGold(path, message, field=f"{name}.fact", reason=FACT_NOT_FOUND)
+        items.append(item)
         hops.append(hop_of.setdefault(document.id, len(hop_of)))
     return tuple(items), tuple(hops)
 
