@@ -108,8 +108,7 @@ def _item(path: str, where: str, snippet: Any, files: _Files, finder: QuoteFinde
     if not isinstance(snippet, Mapping) or not isinstance(snippet.get("file_path"), str):
         raise InputError(path, "must be a string", field=f"{where}.file_path")
     span = snippet.get("span")
-    ok = isinstance(span, list) and len(span) == 2 and all(type(value) is int for value in span)
-    if not ok:
+    if not isinstance(span, list) or len(span) != 2 or not all(type(value) is int for value in span):
         raise InputError(path, "must be [start, end] (two integers)", field=f"{where}.span")
     start, end = span
     document = files.get(snippet["file_path"])
