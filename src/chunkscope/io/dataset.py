@@ -17,6 +17,8 @@ from chunkscope.io.legalbench_rag import load_legalbench_rag
 from chunkscope.io.multihop_rag import load_multihop_rag
 from chunkscope.io.natural_questions import load_natural_questions
 from chunkscope.io.offsets import OffsetUnit
+from chunkscope.io.passages import load_passages
+from chunkscope.io.qasper import load_qasper
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
@@ -31,6 +33,8 @@ __all__ = [
     "load_legalbench_rag",
     "load_multihop_rag",
     "load_natural_questions",
+    "load_passages",
+    "load_qasper",
     "sample_paths",
 ]
 """``Dataset`` is re-exported: callers that load a dataset name its type from here. Importing the format
