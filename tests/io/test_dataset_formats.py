@@ -26,6 +26,13 @@ SAMPLE = Path(__file__).parents[2] / "src" / "chunkscope" / "sample_data"
         (SAMPLE / "questions.jsonl", "questions"),
         (FIXTURES / "hf" / "hotpotqa_rows.jsonl", "hotpotqa"),
         (FIXTURES / "datasets" / "hotpotqa" / "distractor.json", "hotpotqa"),
+        (FIXTURES / "datasets" / "hotpotqa" / "hf_export.jsonl", "hotpotqa"),
+        (FIXTURES / "datasets" / "multihop_rag" / "MultiHopRAG.json", "multihop-rag"),
+        (FIXTURES / "datasets" / "natural_questions" / "simplified.jsonl", "natural-questions"),
+        (FIXTURES / "datasets" / "natural_questions" / "simplified.jsonl.gz", "natural-questions"),
+        (FIXTURES / "datasets" / "legalbench_rag" / "benchmarks" / "mixed.json", "legalbench-rag"),
+        (FIXTURES / "datasets" / "qasper" / "qasper-dev.json", "qasper"),
+        (FIXTURES / "datasets" / "passages" / "mtcb.jsonl", "passages"),
     ],
 )
 def test_each_format_is_recognised_by_its_content(path: Path, name: str) -> None:
