@@ -5,7 +5,8 @@ tokens joined by single spaces), ``long_answer_candidates`` and ``annotations`` 
 end_token}``, ``short_answers: [{start_token, end_token}]``, ``yes_no_answer``). The document text is
 ``document_text`` itself, so token ``i`` starts at the summed lengths of tokens ``0..i-1`` plus ``i`` (one space
 after each), and a token range ``[start_token, end_token)`` is the characters from the start of its first token
-to the end of its last. Each example is one document (id: ``example_id``); its gold is one required item, every
+to the end of its last. Each distinct ``document_text`` is one document (id: the ``example_id`` of the first
+example on that page; later examples on the same page share it); an example's gold is one required item, every
 annotator's long answer an alternative; a question no annotator gave a long answer is left out and counted. Short
 answers (their tokens' text) and a ``YES``/``NO`` answer become the question's reference answers. Token offsets
 outside the document refuse the file naming line and field, or with ``--skip-bad-gold`` leave the question out.
@@ -64,6 +65,7 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
     excluded: dict[str, int] = {}
     tally = MatchTally()
     ids: set[str] = set()
+    by_text: dict[str, str] = {}
     for number, record in object_lines(path, lines):
         where = (str(path), number)
         for key in ("question_text", "document_text"):
@@ -75,9 +77,12 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
         ids.add(example_id)
         text = record["document_text"]
         starts = token_starts(text)
-        documents.append(Document(example_id, text, title=record.get("document_title") or None))
+        doc_id = by_text.get(text)
+        if doc_id is None:  # one document per distinct page text: examples on the same page share it
+            doc_id = by_text[text] = example_id
+            documents.append(Document(doc_id, text, title=record.get("document_title") or None))
         try:
-            alternatives, references = _gold(where, record, text, starts, example_id)
+            alternatives, references = _gold(where, record, text, starts, doc_id)
         except BadGold as bad:
             if not options.skip_bad_gold:
                 raise
