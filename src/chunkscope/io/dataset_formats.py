@@ -9,7 +9,9 @@ reads the file; ``--dataset-format NAME`` skips the sniffing.
 
 from __future__ import annotations
 
+import csv
 import gzip
+import io
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -165,13 +167,13 @@ def probe_text(path: Path, text: str) -> Probe:
 
 
 def _csv_probe(path: Path, text: str) -> Probe:
-    from chunkscope.io.chroma import csv_rows
-
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
     try:
-        first = next(iter(csv_rows(path, text, ())), None)
-    except InputError:
+        header = next(reader, [])
+        first = next(reader, [])
+    except csv.Error:
         return Probe(path, "csv")
-    return Probe(path, "csv", None, first[2] if first else None)
+    return Probe(path, "csv", None, dict(zip(header, first + [""] * (len(header) - len(first)), strict=False)))
 
 
 def _gzip_probe(path: Path) -> Probe:
