@@ -71,3 +71,20 @@ def test_the_format_can_be_forced_and_an_unknown_name_lists_the_known(tmp_path: 
 def test_dataset_excludes_the_other_sources() -> None:
     with pytest.raises(InputError, match="give one question source"):
         load_dataset(dataset=FIXTURES / "hf" / "squad_rows.json", squad=FIXTURES / "hf" / "squad_rows.json")
+
+
+def test_every_format_says_its_match_rate_and_what_it_left_out() -> None:
+    sample = load_dataset(dataset=SAMPLE / "questions.jsonl", corpus=SAMPLE / "corpus")
+    items = [item for question in sample.questions.questions for item in question.evidence]
+    exact = sum(1 for item in items if not item.approximate)
+    normalised = len(items) - exact
+    path = SAMPLE / "questions.jsonl"
+    assert sample.notices[1:] == (
+        f"{path}: {len(items)} gold spans located: {exact} exactly, {normalised} normalised, 0 fuzzy, 0 not found",
+        f"{path}: questions left out: nothing",
+    )
+    testset = load_dataset(dataset=FIXTURES / "testset" / "testset.json", corpus=FIXTURES / "testset" / "corpus")
+    issues = len(testset.questions.issues)
+    assert issues and any(notice.endswith(f"{issues} not found") for notice in testset.notices)
+    reasons = "; ".join(f"{count} {reason}" for reason, count in testset.questions.excluded_reasons.items())
+    assert testset.notices[-1].endswith(f"questions left out: {reasons}")

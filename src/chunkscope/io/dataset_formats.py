@@ -111,10 +111,23 @@ def load_by_format(path: str | Path, name: str | None, options: LoadOptions) -> 
         chosen = detect(path)
         how = "recognised by its content"
     dataset = chosen.load(path, options)
-    notice = f"{path}: read as {chosen.name} ({chosen.expects}), {how}"
-    return Dataset(
-        dataset.corpus, dataset.questions, dataset.sources, dataset.name, (notice, *dataset.notices), dataset.suspicions
-    )
+    notices = [f"{path}: read as {chosen.name} ({chosen.expects}), {how}", *dataset.notices]
+    if not any(" located: " in notice for notice in notices):
+        notices.append(match_rate(dataset).line(path, "gold spans"))
+    if not any(": questions left out: " in notice for notice in notices):
+        notices.append(left_out_line(path, dataset.questions.excluded_reasons))
+    return Dataset(dataset.corpus, dataset.questions, dataset.sources, dataset.name, tuple(notices), dataset.suspicions)
+
+
+def match_rate(dataset: Dataset) -> MatchTally:
+    """How the loaded gold was located, for a loader that does not count it itself: each required item by its
+    first alternative's match (offsets and exact quotes count as exact), each unresolved reference not found."""
+    tally = MatchTally()
+    for question in dataset.questions.questions:
+        for item in question.evidence:
+            tally.add(item.match_of(0).kind if item.alternatives else None)
+    tally.not_found += len(dataset.questions.issues)
+    return tally
 
 
 def detect(path: Path) -> DatasetFormat:
