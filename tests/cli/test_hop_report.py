@@ -69,3 +69,17 @@ def test_everything_delivered_delivers_every_hop(tmp_path: Path) -> None:
     (config,) = _report(path, ["--chunker", "paragraph", "--top-k", "10"], tmp_path)["configs"]
     assert (config["summary"]["multi_hop_questions"], config["summary"]["all_hops_delivered"]) == (2, 2)
     assert [entry["hops"]["label"] for entry in config["questions"]] == ["2 of 2", "2 of 2", "1 of 1"]
+
+
+def test_the_terminal_says_hops_per_configuration(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = DATASETS / "hotpotqa" / "distractor.json"
+    (config,) = _report(path, ["--chunker", "paragraph", "--top-k", "2"], tmp_path)["configs"]
+    capsys.readouterr()
+    assert main(["eval", "--dataset", str(path), "--chunker", "paragraph", "--top-k", "2"]) == 0
+    out = capsys.readouterr().out
+    labels = [entry["hops"]["label"] for entry in config["questions"] if entry["hops"]["of"] >= 2]
+    spread = ", ".join(f"{label}: {labels.count(label)}" for label in sorted(set(labels)))
+    done = labels.count("2 of 2")
+    assert f"all hops within the budget {done}/{len(labels)} multi-hop questions ({spread})" in " ".join(out.split())
+    plain = main(["eval", "--chunker", "paragraph"])
+    assert plain == 0 and "hops ·" not in capsys.readouterr().out
