@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,18 @@ def test_every_format_says_its_match_rate_and_what_it_left_out() -> None:
     assert issues and any(notice.endswith(f"{issues} not found") for notice in testset.notices)
     reasons = "; ".join(f"{count} {reason}" for reason, count in testset.questions.excluded_reasons.items())
     assert testset.notices[-1].endswith(f"questions left out: {reasons}")
+
+
+def test_a_tydi_goldp_export_reads_as_hf_squad_rows() -> None:
+    path = FIXTURES / "datasets" / "hf" / "tydi_goldp.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    dataset = load_dataset(dataset=path)
+    assert detect(path).name == "hf-squad"
+    assert [d.id for d in dataset.corpus.documents] == ["東京タワー", "富士山"]
+    for question, row in zip(dataset.questions.questions, rows, strict=True):
+        (span,) = question.gold_spans
+        text = dataset.corpus.by_id[span.doc].text
+        answer = row["answers"]["text"][0]
+        # oracle: the answer's place in its context, found by a naive scan, inside the one document of its title
+        start = next(i for i in range(len(row["context"])) if row["context"][i : i + len(answer)] == answer)
+        assert text == row["context"] and (span.start, span.end) == (start, start + len(answer))
