@@ -104,3 +104,32 @@ def test_a_tydi_goldp_export_reads_as_hf_squad_rows() -> None:
         # oracle: the answer's place in its context, found by a naive scan, inside the one document of its title
         start = next(i for i in range(len(row["context"])) if row["context"][i : i + len(answer)] == answer)
         assert text == row["context"] and (span.start, span.end) == (start, start + len(answer))
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        (
+            "hp.json",
+            '[{"question": "q", "supporting_facts": [["a", "x"]], "context": [["a", ["s"]]]}]',
+            "[title, sentence",
+        ),
+        ("hp0.json", '[{"question": "q", "supporting_facts": [], "context": []}]', "(1 no supporting facts)"),
+        ("lb.json", '{"tests": [{"query": "q", "snippets": [5]}]}', "tests[0].snippets[0].file_path"),
+        ("qa.json", '{"p": {"full_text": 5, "qas": []}}', "p.full_text"),
+        ("nq.jsonl", '{"document_text": "a b", "question_text": "q", "annotations": 5}\n', "annotations"),
+        ("mh.json", '[{"query": "q", "evidence_list": [5]}]', "give --corpus corpus.json"),
+        ("empty.json", "", "matches no known dataset format"),
+    ],
+)
+def test_malformed_files_are_one_line_errors(tmp_path: Path, name: str, content: str, message: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(InputError) as caught:
+        load_dataset(dataset=path)
+    assert message in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_directory_is_not_a_dataset_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="is a directory: --dataset takes a dataset file"):
+        load_dataset(dataset=tmp_path)

@@ -133,6 +133,10 @@ def match_rate(dataset: Dataset) -> MatchTally:
 def detect(path: Path) -> DatasetFormat:
     """The first format, in order, whose sniff recognises ``path``; else one line naming every format tried."""
     probe = probe_file(path)
+    if probe.layout == "directory":
+        raise InputError(
+            str(path), "is a directory: --dataset takes a dataset file (give a corpus directory to --corpus)"
+        )
     for known in formats_in_order():
         if known.sniff(probe):
             return known
@@ -263,3 +267,9 @@ def quote_item(finder: QuoteFinder, tally: MatchTally, document: Document, quote
     spans = tuple(Span(document.id, start, end) for start, end in hits.places)
     matches: tuple[SpanMatch, ...] = (hits.match,) * len(spans) if hits.match.approximate else ()
     return EvidenceItem(spans, matches)
+
+
+def empty_question_set(path: str | Path, reasons: Mapping[str, int]) -> InputError:
+    """The error for a file none of whose questions can be used: what was left out, by reason."""
+    listed = "; ".join(f"{count} {reason}" for reason, count in reasons.items()) or "the file has none"
+    return InputError(str(path), f"the question set is empty: no usable question ({listed})")

@@ -38,6 +38,7 @@ from chunkscope.io.dataset_formats import (
     LoadOptions,
     MatchTally,
     Probe,
+    empty_question_set,
     left_out_line,
     register,
 )
@@ -248,7 +249,7 @@ def load_hotpotqa(path: str | Path, options: LoadOptions) -> Dataset:
     for line, index, row in _rows(path, text):
         builder.add(line, index, row)
     if not builder.questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, builder.excluded)}")
+        raise empty_question_set(path, builder.excluded)
     documents = corpus if corpus is not None else Corpus(tuple(builder.texts.documents))
     question_set = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
     variants = sum(1 for count in builder.texts.versions.values() if count > 1)

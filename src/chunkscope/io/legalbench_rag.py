@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
-from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, MatchTally, Probe, left_out_line, register
+from chunkscope.io.dataset_formats import (
+    DatasetFormat,
+    LoadOptions,
+    MatchTally,
+    Probe,
+    empty_question_set,
+    left_out_line,
+    register,
+)
 from chunkscope.io.gold import BadGold, count_reason
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
@@ -97,7 +105,7 @@ def load_legalbench_rag(path: str | Path, options: LoadOptions) -> Dataset:
         )
         questions.append(Question(f"t{index + 1}", test["query"], items, tags, answers))
     if not questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, excluded)}")
+        raise empty_question_set(path, excluded)
     documents = Corpus(tuple(document for document in files.documents.values() if document is not None))
     question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
     notices = (tally.line(path, "snippets"), left_out_line(path, excluded))

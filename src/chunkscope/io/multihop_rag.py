@@ -24,6 +24,7 @@ from chunkscope.io.dataset_formats import (
     LoadOptions,
     MatchTally,
     Probe,
+    empty_question_set,
     left_out_line,
     quote_item,
     register,
@@ -107,7 +108,7 @@ def load_multihop_rag(path: str | Path, options: LoadOptions) -> Dataset:
         question_id = row.get("id") if isinstance(row.get("id"), str) and row.get("id") else f"q{index + 1}"
         questions.append(Question(str(question_id), query, items, tags, references, hops))
     if not questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, excluded)}")
+        raise empty_question_set(path, excluded)
     question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
     notices = (tally.line(path, "facts"), left_out_line(path, excluded))
     return Dataset(corpus, question_set, (corpus_source, SourceFile(str(path), digest)), path.stem, notices)

@@ -25,6 +25,7 @@ from chunkscope.io.dataset_formats import (
     LoadOptions,
     MatchTally,
     Probe,
+    empty_question_set,
     left_out_line,
     refuse_corpus,
     register,
@@ -96,7 +97,7 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
         item = EvidenceItem(tuple(dict.fromkeys(alternatives)))
         questions.append(Question(example_id, record["question_text"], (item,), (), references))
     if not questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, excluded)}")
+        raise empty_question_set(path, excluded)
     question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
     notices = (tally.line(path, "long answers"), left_out_line(path, excluded))
     name = path.name.removesuffix(".gz").removesuffix(".jsonl")

@@ -22,6 +22,7 @@ from chunkscope.io.dataset_formats import (
     LoadOptions,
     MatchTally,
     Probe,
+    empty_question_set,
     left_out_line,
     need_corpus,
     quote_item,
@@ -100,7 +101,7 @@ def load_passages(path: str | Path, options: LoadOptions) -> Dataset:
         references = (answer,) if isinstance(answer, str) and answer else ()
         questions.append(Question(question_id, row["question"], (item,), (), references))
     if not questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, excluded)}")
+        raise empty_question_set(path, excluded)
     question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
     notices = (tally.line(path, "passages"), left_out_line(path, excluded))
     sources = (corpus_source, SourceFile(str(path), digest))

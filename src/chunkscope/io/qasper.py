@@ -24,6 +24,7 @@ from chunkscope.io.dataset_formats import (
     LoadOptions,
     MatchTally,
     Probe,
+    empty_question_set,
     left_out_line,
     quote_item,
     refuse_corpus,
@@ -139,7 +140,7 @@ def load_qasper(path: str | Path, options: LoadOptions) -> Dataset:
             question_id = qa.get("question_id") if isinstance(qa.get("question_id"), str) else f"{paper_id}-{q + 1}"
             questions.append(Question(str(question_id), qa["question"], tuple(items), (), _references(answer)))
     if not questions:
-        raise InputError(str(path), f"the question set is empty: {left_out_line(path, excluded)}")
+        raise empty_question_set(path, excluded)
     question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
     notices = (tally.line(path, "evidence paragraphs"), left_out_line(path, excluded))
     return Dataset(Corpus(tuple(documents)), question_set, (SourceFile(str(path), digest),), path.stem, notices)
