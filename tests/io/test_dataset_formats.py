@@ -115,7 +115,7 @@ def test_a_tydi_goldp_export_reads_as_hf_squad_rows() -> None:
             "[title, sentence",
         ),
         ("hp0.json", '[{"question": "q", "supporting_facts": [], "context": []}]', "(1 no supporting facts)"),
-        ("lb.json", '{"tests": [{"query": "q", "snippets": [5]}]}', "tests[0].snippets[0].file_path"),
+        ("lb.json", '{"tests": [{"query": "q", "snippets": [5]}]}', "give --corpus DIR"),
         ("qa.json", '{"p": {"full_text": 5, "qas": []}}', "p.full_text"),
         ("nq.jsonl", '{"document_text": "a b", "question_text": "q", "annotations": 5}\n', "annotations"),
         ("mh.json", '[{"query": "q", "evidence_list": [5]}]', "give --corpus corpus.json"),
