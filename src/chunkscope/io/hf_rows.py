@@ -15,7 +15,8 @@ an unanswerable question would count as answerable. So :func:`detect_hf_rows` re
 - a row with no answer (SQuAD v2 unanswerable) is excluded and counted.
 
 Shapes that mean something else are refused with a line naming them: a flattened HotpotQA export
-(``supporting_facts``; its context holds distractor paragraphs, which a test set would make required),
+(``supporting_facts``; its context holds distractor paragraphs, which a test set would make required;
+``--dataset`` reads it, :mod:`chunkscope.io.hotpotqa`),
 a SQuAD file (``--squad``) and a TyDi QA primary-task file (``--tydi``).
 """
 
