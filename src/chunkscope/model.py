@@ -203,6 +203,9 @@ class Question:
     references: tuple[str, ...] = field(default=(), compare=False, hash=False)
     """Reference answer strings (SQuAD answers, a test set's reference, an ``answers`` field), in file
     order; empty when the input gives none. Not part of equality: the evidence defines the question."""
+    hops: tuple[int, ...] = field(default=(), compare=False, hash=False)
+    """Multi-hop sets (HotpotQA, MultiHop-RAG): per evidence item, the 0-based hop it belongs to (a hop is a
+    supporting document; it is delivered when all its items are). Empty when the input has no hops."""
 
     @property
     def gold_spans(self) -> tuple[Span, ...]:
@@ -213,6 +216,11 @@ class Question:
     def approximate(self) -> bool:
         """True when some gold span was located approximately (the inspector marks it ``≈``)."""
         return any(item.approximate for item in self.evidence)
+
+    @property
+    def hop_count(self) -> int:
+        """How many hops the question has (0 when the input gives none)."""
+        return len(set(self.hops))
 
 
 @dataclass(frozen=True, slots=True)

@@ -517,6 +517,8 @@ class QuestionResult:
     page_hits: tuple[bool, ...] = ()
     """Per required item that names pages (page gold), in order: some delivered body overlaps one of its
     pages by at least one character. Empty when the question names no page."""
+    hops: tuple[int, ...] = ()
+    """Multi-hop questions, per required item: the hop it belongs to (``Question.hops``); empty otherwise."""
     units: tuple[Chunk, ...] = field(default=(), compare=False, repr=False)
     """The index's retrieval units (shared by every question of a configuration)."""
     parents: tuple[Chunk, ...] | None = field(default=None, compare=False, repr=False)
@@ -536,6 +538,22 @@ class QuestionResult:
     def complete(self) -> bool:
         """Every required item is covered by the delivered context."""
         return all(self.covered)
+
+    @property
+    def hop_count(self) -> int:
+        """How many hops the question has (0 when its input gives none)."""
+        return len(set(self.hops))
+
+    @property
+    def hops_delivered(self) -> int:
+        """Hops every item of which is covered by the delivered context (within top-k and the budget)."""
+        missing = {hop for hop, covered in zip(self.hops, self.covered, strict=True) if not covered}
+        return self.hop_count - len(missing)
+
+    @property
+    def missing_hops(self) -> tuple[int, ...]:
+        """The hops (ascending) with some item the delivered context does not cover."""
+        return tuple(sorted({hop for hop, covered in zip(self.hops, self.covered, strict=True) if not covered}))
 
     @property
     def sent_chars(self) -> int:
@@ -606,6 +624,10 @@ class ResultColumns:
     windowed: np.ndarray
     page_gold: np.ndarray
     page_hit: np.ndarray
+    multi_hop: np.ndarray
+    """Two hops or more (``hop_count >= 2``)."""
+    all_hops: np.ndarray
+    """Multi-hop and every hop delivered (``hops_delivered == hop_count >= 2``)."""
 
     def __len__(self) -> int:
         return len(self.question_ids)
@@ -637,6 +659,8 @@ class ResultColumns:
             column((bool(r.past_window) for r in results), np.bool_),
             column((bool(r.page_hits) for r in results), np.bool_),
             column((bool(r.page_hits) and all(r.page_hits) for r in results), np.bool_),
+            column((r.hop_count >= 2 for r in results), np.bool_),
+            column((r.hop_count >= 2 and r.hops_delivered == r.hop_count for r in results), np.bool_),
         )
 
     @classmethod

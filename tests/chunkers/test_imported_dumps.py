@@ -100,8 +100,8 @@ def test_an_offset_inside_a_character_is_an_error(tmp_path: Path, unit: str, end
 def test_forced_format_and_spec_parameters(tmp_path: Path) -> None:
     chunker = parse_chunker(f"imported:path={FIXTURES / 'chonkie.jsonl'},format=chonkie")
     assert spans(chunk_corpus(chunker, GUIDE)) == truth_spans()
-    with pytest.raises(SpecError, match="format must be auto, chunkscope, langchain, llamaindex, chonkie"):
-        parse_chunker("imported:path=x,format=haystack")
+    with pytest.raises(SpecError, match="format must be auto, chunkscope, langchain, llamaindex, chonkie, haystack"):
+        parse_chunker("imported:path=x,format=unstructured")
     with pytest.raises(SpecError, match="offset_unit must be codepoint, utf8, utf16"):
         parse_chunker("imported:path=x,offset_unit=bytes")
     # forcing a format the chunks are not in names the first chunk and field that does not fit

@@ -19,7 +19,8 @@ def test_a_dump_of_no_known_format_says_what_was_tried(tmp_path: Path) -> None:
     assert caught.value.line == 2
     assert str(caught.value) == (
         f"{path}:2: the first chunk matches no chunks format (tried chunkscope: no 'id' or 'doc' field; "
-        "langchain: no 'page_content' field; llamaindex: no 'text' field; chonkie: no 'text' field); "
+        "langchain: no 'page_content' field; llamaindex: no 'text' field; chonkie: no 'text' field; "
+        "haystack: no 'split_idx_start' or 'source_id' field); "
         "or force one with --chunks-format"
     )
 

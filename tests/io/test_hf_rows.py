@@ -88,7 +88,7 @@ def test_hotpotqa_refusal_says_why(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["eval", "--corpus", str(TESTSET / "corpus"), "--testset", str(HF / "hotpotqa_rows.jsonl")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
-    assert "not read HotpotQA yet" in err and "distractors" in err
+    assert "give it with --dataset" in err and "distractors" in err
 
 
 def test_a_squad_file_given_as_a_test_set_names_squad(tmp_path: Path) -> None:

@@ -30,8 +30,9 @@ SUMMARY_KEYS = (
     "duplicate_chars",
 )
 """The JSON summary's keys as the saved reports hold them (rank buckets aside)."""
-CONDITIONAL_KEYS = ("truncated_evidence", "page_gold", "page_hit")
-"""Metrics a summary holds only when they apply (a dense model's token window, questions naming pages)."""
+CONDITIONAL_KEYS = ("truncated_evidence", "page_gold", "page_hit", "multi_hop_questions", "all_hops_delivered")
+"""Metrics a summary holds only when they apply (a dense model's token window, questions naming pages,
+multi-hop questions)."""
 REGISTERED = (*SUMMARY_KEYS, *CONDITIONAL_KEYS)
 
 
@@ -80,6 +81,8 @@ def test_rates_and_counts() -> None:
         "truncated_evidence": "questions",
         "page_gold": "questions",
         "page_hit": "questions",
+        "multi_hop_questions": "questions",
+        "all_hops_delivered": "questions",
     }
 
 
@@ -100,6 +103,7 @@ def test_directions() -> None:
         "duplicate_chars": 1,
         "truncated_evidence": 1,
         "page_hit": -1,
+        "all_hops_delivered": -1,
     }
     with pytest.raises(ValueError, match="sent_chars"):
         _ = REGISTRY["sent_chars"].worse_sign

@@ -34,7 +34,7 @@ class ImportedChunker:
 
     path: str = field(metadata={"missing": "imported needs path=FILE (or the --chunks FILE option)"})
     format: str = "auto"
-    """``auto``, or one of ``chunkscope``, ``langchain``, ``llamaindex``, ``chonkie``."""
+    """``auto``, or one of ``chunkscope``, ``langchain``, ``llamaindex``, ``chonkie``, ``haystack``."""
     doc_key: str | None = None
     """Dotted path of the document reference; None: the format's default."""
     offset_unit: str = "codepoint"
@@ -92,11 +92,18 @@ def read_chunks(
         tuple(tally.unordered),
         tuple(tally.newline_docs),
         tally.rewritten,
-        doc_key or DEFAULT_DOC_KEYS[dump.format],
+        doc_key or _found_doc_key(dump) or DEFAULT_DOC_KEYS[dump.format],
     )
     uncovered = uncovered_documents(path, corpus, tally.units)
     problems = (*tally.problems, uncovered) if uncovered else tuple(tally.problems)
     return Chunking(tuple(tally.units), None, problems, summary)
+
+
+def _found_doc_key(dump: Dump) -> str | None:
+    """The document key a chonkie or Haystack dump's reader chose from the chunks themselves, if any."""
+    if dump.format in ("chonkie", "haystack") and dump.chunks and dump.chunks[0].doc_field:
+        return dump.chunks[0].doc_field
+    return None
 
 
 UNCOVERED_SHOWN = 5

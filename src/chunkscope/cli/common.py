@@ -18,6 +18,7 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.io.chroma import corpora_directory
 from chunkscope.io.chunk_dumps import FORMATS as DUMP_FORMATS
 from chunkscope.io.dataset import Dataset, load_dataset, sample_paths
+from chunkscope.io.dataset_formats import FORMATS as DATASET_FORMATS
 from chunkscope.io.footprint import check_memory, corpus_bytes
 from chunkscope.io.offsets import OFFSET_UNITS, OffsetUnit, check_unit
 from chunkscope.io.outputs import input_conflict
@@ -77,6 +78,7 @@ def add_gold_source_options(group: Any) -> None:
     )
     group.add_argument("--tydi", metavar="FILE", help="TyDi QA primary-task JSONL (.jsonl or .jsonl.gz) instead")
     group.add_argument("--tydi-language", metavar="NAME", help="only --tydi questions of this language, e.g. japanese")
+    add_dataset_options(group)
     group.add_argument(
         "--testset",
         metavar="FILE",
@@ -108,6 +110,21 @@ def add_gold_source_options(group: Any) -> None:
         metavar="exact|normalized|fuzzy[:T]",
         help="how gold quotes are located: exactly, after normalisation (default), or approximately "
         "(similarity >= T, default 0.9; needs chunkscope[fuzzy])",
+    )
+
+
+def add_dataset_options(group: Any) -> None:
+    """--dataset and --dataset-format (the formats of chunkscope.io.dataset_formats)."""
+    group.add_argument(
+        "--dataset",
+        metavar="PATH",
+        help="a dataset file of any known format (HotpotQA, MultiHop-RAG, SQuAD, TyDi, HF exports, ...), "
+        "recognised by its content; --corpus when the format holds no documents",
+    )
+    group.add_argument(
+        "--dataset-format",
+        metavar="NAME",
+        help=f"read --dataset as this format instead of recognising it: {', '.join(sorted(DATASET_FORMATS))}",
     )
 
 
@@ -293,6 +310,8 @@ def load_from_args(args: argparse.Namespace, lenient: bool = False, trim: bool =
         trim=trim,
         skip_bad_gold=getattr(args, "skip_bad_gold", False),
         questions_newlines=getattr(args, "questions_newlines", "as-is"),
+        dataset=getattr(args, "dataset", None),
+        dataset_format=getattr(args, "dataset_format", None),
     )
     for notice in dataset.notices:
         print(f"chunkscope: {notice}", file=sys.stderr)
@@ -572,7 +591,8 @@ def input_paths(args: argparse.Namespace, configs: Sequence[Config] = ()) -> lis
     paths.extend(getattr(args, "answers", None) or [])  # answers files (eval, compare, explain)
     if getattr(args, "chroma", None) is not None:
         paths.append(str(corpora_directory(args.chroma, getattr(args, "corpus", None))))  # the corpora it reads
-    if all(getattr(args, name, None) is None for name in names[:6]):
+    paths.append(getattr(args, "dataset", None))
+    if all(getattr(args, name, None) is None for name in (*names[:6], "dataset")):
         paths.extend(str(path) for path in sample_paths())
     for config in configs:
         paths.extend(_strategy_paths(parse_chunker(config.chunker)))

@@ -79,6 +79,7 @@ def eval_table(out: Console, dataset: Dataset, results: Sequence[ConfigResult]) 
     if characters:
         _character_table(out, results, characters)
     _page_lines(out, results)
+    hop_lines(out, results)
     if questions.excluded:
         reasons = ", ".join(f"{reason}: {count}" for reason, count in questions.excluded_reasons.items())
         out.print(f"excluded at load: {questions.excluded} questions ({reasons})", style="dim")
@@ -94,6 +95,25 @@ def _page_lines(out: Console, results: Sequence[ConfigResult]) -> None:
                 "questions with page gold (a delivered chunk shares a character with each gold page)",
                 style="dim",
             )
+
+
+def hop_lines(out: Console, results: Sequence[ConfigResult]) -> None:
+    """Multi-hop question sets only: per configuration, all hops within the budget and hops delivered per question."""
+    for result in results:
+        summary = result.summary
+        if "all_hops_delivered" not in summary:
+            continue
+        counts: dict[tuple[int, int], int] = {}
+        for question in result.questions:
+            if question.hop_count >= 2:
+                key = (question.hops_delivered, question.hop_count)
+                counts[key] = counts.get(key, 0) + 1
+        spread = ", ".join(f"{got} of {total}: {counts[got, total]}" for got, total in sorted(counts))
+        out.print(
+            f"hops · {result.config.label}: all hops within the budget {int(summary['all_hops_delivered'])}/"
+            f"{int(summary['multi_hop_questions'])} multi-hop questions ({spread})",
+            style="dim",
+        )
 
 
 def _split_tested() -> tuple[list[Metric], list[Metric]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, register
 from chunkscope.io.gold import BadGold, count_reason
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
@@ -220,3 +221,22 @@ class _ChromaBuilder:
                 self.sources.append(SourceFile(str(file), digest))
                 return self.documents[doc_id]
         raise self.fail(line, "corpus_id", f"no corpus file {self.root / (corpus_id + '.md')}")
+
+
+def _sniff_chroma(probe: Probe) -> bool:
+    return probe.layout == "csv" and probe.has(*COLUMNS)
+
+
+def _load_chroma(path: Path, options: LoadOptions) -> Dataset:
+    return load_chroma(path, options.corpus, options.gold_match, options.skip_bad_gold)
+
+
+register(
+    DatasetFormat(
+        "chroma",
+        "CSV with question, references, corpus_id (corpora/ beside it or --corpus)",
+        _sniff_chroma,
+        _load_chroma,
+        10,
+    )
+)

@@ -1,4 +1,4 @@
-"""Chunk dumps of other tools, read into one record shape: LangChain, LlamaIndex, chonkie, chunkscope's own.
+"""Chunk dumps of other tools, read into one record shape: LangChain, LlamaIndex, chonkie, Haystack, chunkscope's own.
 
 A dump is JSONL (one chunk per line), a JSON array of chunks, or a LlamaIndex docstore (one JSON
 object whose ``docstore/data`` maps node ids to nodes). The format is detected from the first
@@ -11,9 +11,17 @@ format          text                                offsets                     
 ``langchain``   ``page_content``                    ``metadata.start_index``        ``metadata.source``
 ``llamaindex``  ``text`` (or ``text_resource``)     ``start_char_idx``,             ``ref_doc_id`` (the
                                                     ``end_char_idx``                source relationship)
-``chonkie``     ``text``                            ``start_index``, ``end_index``  none: the corpus's
-                                                                                    only document
+``chonkie``     ``text``                            ``start_index``, ``end_index``  ``doc`` (``source``,
+                                                                                    ``document``, ``doc_id``)
+                                                                                    when the first chunk
+                                                                                    has one, else the
+                                                                                    corpus's only document
+``haystack``    ``content``                         ``split_idx_start`` (in         ``file_path``, else
+                                                    ``meta`` or flattened)          ``source_id``
 ==============  ==================================  ==============================  =====================
+
+A Haystack dump is ``Document.to_dict()`` per chunk, its ``meta`` nested or flattened into the record
+(``to_dict(flatten=True)``, the default), as ``DocumentSplitter`` writes it.
 
 This module only reads; checking the offsets against the documents and placing the chunks is the
 imported chunker's job (``chunkers.imported``, with ``io.locate``).
@@ -34,11 +42,19 @@ from chunkscope.model import Corpus
 
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
-FORMATS = ("chunkscope", "langchain", "llamaindex", "chonkie")
+FORMATS = ("chunkscope", "langchain", "llamaindex", "chonkie", "haystack")
 """Detected in this order; ``auto`` (the default) detects."""
 
-DEFAULT_DOC_KEYS = {"chunkscope": "doc", "langchain": "metadata.source", "llamaindex": "ref_doc_id", "chonkie": None}
-"""The dotted path of each format's document reference (chonkie names no document)."""
+DEFAULT_DOC_KEYS = {
+    "chunkscope": "doc",
+    "langchain": "metadata.source",
+    "llamaindex": "ref_doc_id",
+    "chonkie": None,
+    "haystack": "file_path",
+}
+"""The dotted path of each format's document reference (chonkie: see :data:`CHONKIE_DOC_KEYS`)."""
+CHONKIE_DOC_KEYS = ("doc", "source", "document", "doc_id")
+"""A chonkie dump of several documents names each chunk's document under the first of these its first chunk has."""
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass costs a setattr call per field, and dumps are large
@@ -113,6 +129,8 @@ def read_dump(path: str, format: str = "auto", doc_key: str | None = None) -> Du
     else:
         chosen = _choose_format(path, items[0], format)
     key = doc_key if doc_key else DEFAULT_DOC_KEYS[chosen]
+    if key is None and chosen == "chonkie" and isinstance(items[0].value, dict):
+        key = next((name for name in CHONKIE_DOC_KEYS if name in items[0].value), None)
     reader = _READERS[chosen]
     chunks = tuple(reader(path, item, key) for item in items)
     samples: dict[str | None, Mapping[str, Any]] = {}
@@ -277,11 +295,19 @@ def _chonkie_signature(record: Mapping[str, Any]) -> str | None:
     return None if "start_index" in record else "no 'start_index' field"
 
 
+def _haystack_signature(record: Mapping[str, Any]) -> str | None:
+    if "content" not in record:
+        return "no 'content' field"
+    flat = _haystack_fields(record)
+    return None if "split_idx_start" in flat or "source_id" in flat else "no 'split_idx_start' or 'source_id' field"
+
+
 _SIGNATURES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "chunkscope": _chunkscope_signature,
     "langchain": _langchain_signature,
     "llamaindex": _llamaindex_signature,
     "chonkie": _chonkie_signature,
+    "haystack": _haystack_signature,
 }
 
 
@@ -406,6 +432,34 @@ def _chonkie_chunk(path: str, item: _Item, doc_key: str | None) -> DumpChunk:
     )
 
 
+def _haystack_fields(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A Haystack Document's fields with its ``meta`` flattened in (as ``to_dict(flatten=True)`` writes them)."""
+    meta = record.get("meta")
+    if not isinstance(meta, dict):
+        return record
+    return {**meta, **{key: value for key, value in record.items() if key != "meta"}}
+
+
+def _haystack_chunk(path: str, item: _Item, doc_key: str | None) -> DumpChunk:
+    record = _haystack_fields(item.value)
+    fields = _Fields(path, item)
+    key = doc_key
+    if key == "file_path" and "file_path" not in record and "source_id" in record:
+        key = "source_id"  # a split of an in-memory Document: its source's id
+    nested = isinstance(item.value.get("meta"), dict)
+    return DumpChunk(
+        item.line,
+        item.where,
+        _own_id(record.get("id")) or str(item.position),
+        fields.doc_ref(record, key),
+        f"meta.{key}" if nested and key else key or "",
+        fields.string(record, "content", required=True),
+        fields.offset(record, "split_idx_start", None, name="meta.split_idx_start" if nested else None),
+        None,
+        start_field="meta.split_idx_start" if nested else "split_idx_start",
+    )
+
+
 def _own_id(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
@@ -415,6 +469,7 @@ _READERS: dict[str, Callable[[str, _Item, str | None], DumpChunk]] = {
     "langchain": _langchain_chunk,
     "llamaindex": _llamaindex_chunk,
     "chonkie": _chonkie_chunk,
+    "haystack": _haystack_chunk,
 }
 
 

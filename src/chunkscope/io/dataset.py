@@ -8,11 +8,18 @@ from pathlib import Path
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import load_chroma
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.dataset_formats import LoadOptions, load_by_format
 from chunkscope.io.financebench import load_financebench
 from chunkscope.io.gold import trim_question_set
 from chunkscope.io.gold_units import Newlines, Suspicion
 from chunkscope.io.hf_rows import load_hf_testset
+from chunkscope.io.hotpotqa import load_hotpotqa
+from chunkscope.io.legalbench_rag import load_legalbench_rag
+from chunkscope.io.multihop_rag import load_multihop_rag
+from chunkscope.io.natural_questions import load_natural_questions
 from chunkscope.io.offsets import OffsetUnit
+from chunkscope.io.passages import load_passages
+from chunkscope.io.qasper import load_qasper
 from chunkscope.io.questions import load_questions
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy
 from chunkscope.io.sources import Dataset
@@ -20,8 +27,19 @@ from chunkscope.io.squad import load_squad
 from chunkscope.io.testset import load_testset
 from chunkscope.io.tydi import load_tydi
 
-__all__ = ["Dataset", "load_dataset", "sample_paths"]
-"""``Dataset`` is re-exported: callers that load a dataset name its type from here."""
+__all__ = [
+    "Dataset",
+    "load_dataset",
+    "load_hotpotqa",
+    "load_legalbench_rag",
+    "load_multihop_rag",
+    "load_natural_questions",
+    "load_passages",
+    "load_qasper",
+    "sample_paths",
+]
+"""``Dataset`` is re-exported: callers that load a dataset name its type from here. Importing the format
+modules (``load_hotpotqa``) registers them for ``--dataset``."""
 
 
 def load_dataset(
@@ -41,6 +59,8 @@ def load_dataset(
     skip_bad_gold: bool = False,
     questions_newlines: Newlines = "as-is",
     financebench: str | Path | None = None,
+    dataset: str | Path | None = None,
+    dataset_format: str | None = None,
 ) -> Dataset:
     """Load one question source with its corpus (the bundled sample when none is given).
 
@@ -55,6 +75,8 @@ def load_dataset(
     ``questions_newlines="lf"``: the questions file's offsets count the documents read with universal
     newlines. When another reading of the file's offsets-only spans is clearly better (another unit, or
     the other line endings), the dataset carries a warning naming what to pass.
+    ``dataset``: a file of any registered format (:mod:`chunkscope.io.dataset_formats`), recognised by its
+    content or read as ``dataset_format``; ``corpus`` is its documents when the format carries none.
     """
     given = {
         name: value
@@ -65,32 +87,48 @@ def load_dataset(
             ("--tydi", tydi),
             ("--testset", testset),
             ("--financebench", financebench),
+            ("--dataset", dataset),
         )
         if value is not None
     }
     if len(given) > 1:
         raise InputError(str(next(iter(given.values()))), f"give one question source, not {' and '.join(given)}")
-    if tydi_language is not None and tydi is None:
+    if dataset_format is not None and dataset is None:
+        raise InputError(dataset_format, "--dataset-format applies only to --dataset")
+    if tydi_language is not None and tydi is None and dataset is None:
         raise InputError(tydi_language, "--tydi-language applies only to --tydi")
-    dataset = _load(
-        corpus,
-        questions,
-        squad,
-        squad_answers,
-        chroma,
-        tydi,
-        tydi_language,
-        testset,
-        gold_match,
-        lenient,
-        questions_offset_unit,
-        skip_bad_gold,
-        questions_newlines,
-        financebench,
-    )
+    if dataset is not None:
+        options = LoadOptions(
+            corpus,
+            squad_answers,
+            tydi_language,
+            gold_match,
+            questions_offset_unit,
+            skip_bad_gold,
+            lenient,
+            questions_newlines,
+        )
+        loaded = load_by_format(dataset, dataset_format, options)
+    else:
+        loaded = _load(
+            corpus,
+            questions,
+            squad,
+            squad_answers,
+            chroma,
+            tydi,
+            tydi_language,
+            testset,
+            gold_match,
+            lenient,
+            questions_offset_unit,
+            skip_bad_gold,
+            questions_newlines,
+            financebench,
+        )
     if not trim:
-        return dataset
-    return replace(dataset, questions=trim_question_set(dataset.questions, dataset.corpus))
+        return loaded
+    return replace(loaded, questions=trim_question_set(loaded.questions, loaded.corpus))
 
 
 def _load(

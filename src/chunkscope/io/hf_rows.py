@@ -15,7 +15,8 @@ an unanswerable question would count as answerable. So :func:`detect_hf_rows` re
 - a row with no answer (SQuAD v2 unanswerable) is excluded and counted.
 
 Shapes that mean something else are refused with a line naming them: a flattened HotpotQA export
-(``supporting_facts``; its context holds distractor paragraphs, which a test set would make required),
+(``supporting_facts``; its context holds distractor paragraphs, which a test set would make required;
+``--dataset`` reads it, :mod:`chunkscope.io.hotpotqa`),
 a SQuAD file (``--squad``) and a TyDi QA primary-task file (``--tydi``).
 """
 
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from chunkscope.errors import InputError
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, refuse_corpus, register
 from chunkscope.io.gold import BadGold
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
@@ -59,8 +61,8 @@ def detect_hf_rows(path: str | Path, rows: Iterable[tuple[int | None, int, dict[
         raise InputError(
             where,
             "this is a HotpotQA export (rows with supporting_facts and a context of titles and sentences): "
-            "--testset does not read HotpotQA yet; read as a test set, every context paragraph, the distractors "
-            "included, would become required evidence",
+            "give it with --dataset (read as hotpotqa: supporting facts as sentence spans); read as a test set, every "
+            "context paragraph, the distractors included, would become required evidence",
             line=line,
         )
     if "paragraphs" in row and "title" in row:
@@ -264,3 +266,28 @@ def _document(document: _Document) -> Document:
     pieces = [context[cut:] for context, (_, cut) in document.contexts.items()]
     paragraphs = tuple((offset, offset + len(context) - cut) for context, (offset, cut) in document.contexts.items())
     return Document(document.doc_id, "".join(pieces), title=document.title or None, paragraphs=paragraphs)
+
+
+def _sniff_hf_squad(probe: Probe) -> bool:
+    record = probe.record
+    if probe.layout not in ("array", "jsonl") or record is None:
+        return False
+    return all(key in record for key in _SQUAD_KEYS) and isinstance(record.get("context"), str)
+
+
+def _load_hf_squad(path: Path, options: LoadOptions) -> Dataset:
+    refuse_corpus(path, options, "HuggingFace SQuAD export")
+    text, digest = read_text(path)
+    rows = list(testset_rows(path if path.suffix.lower() in (".json", ".jsonl") else path.with_suffix(".jsonl"), text))
+    return HF_READERS["squad"](path, rows, digest, options.answers, options.offset_unit, options.skip_bad_gold)
+
+
+register(
+    DatasetFormat(
+        "hf-squad",
+        "HuggingFace SQuAD/TyDi GoldP rows: id, title, context, question, answers{text, answer_start}",
+        _sniff_hf_squad,
+        _load_hf_squad,
+        20,
+    )
+)

@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.corpus import load_corpus
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, need_corpus, register
 from chunkscope.io.gold import BadGold, count_reason, jsonl, span_record, trim_span
 from chunkscope.io.gold_units import (
     Newlines,
@@ -20,7 +22,7 @@ from chunkscope.io.gold_units import (
 )
 from chunkscope.io.offsets import DocumentOffsets, OffsetUnit, evidence_in_codepoints, evidence_in_unit
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, find_all
-from chunkscope.io.sources import SourceFile
+from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import exists, field_value, jsonl_records, read_text, record_id, shorten, times
 from chunkscope.model import (
     EXACT,
@@ -526,3 +528,33 @@ def wider_match_hint(finder: QuoteFinder, document: Document, quote: str) -> str
     if finder.policy.level == "exact" and finder.at("normalized", document.id, document.text, quote).places:
         return "; try --gold-match normalized, the default, which finds it"
     return "; try --gold-match fuzzy"
+
+
+def _sniff_questions(probe: Probe) -> bool:
+    return probe.layout == "jsonl" and probe.has("id", "query", "evidence")
+
+
+def _load_questions(path: Path, options: LoadOptions) -> Dataset:
+
+    corpus, corpus_source = load_corpus(need_corpus(path, options, "questions JSONL"))
+    question_set, source = load_questions(
+        path,
+        corpus,
+        options.gold_match,
+        options.lenient,
+        options.offset_unit,
+        options.skip_bad_gold,
+        options.newlines,
+    )
+    return Dataset(corpus, question_set, (corpus_source, source), Path(options.corpus or path).name)
+
+
+register(
+    DatasetFormat(
+        "questions",
+        "chunkscope questions JSONL: id, query, evidence (with --corpus)",
+        _sniff_questions,
+        _load_questions,
+        10,
+    )
+)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from chunkscope.errors import InputError
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, records_of, refuse_corpus, register
 from chunkscope.io.gold import BadGold
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
@@ -191,3 +192,18 @@ class _SquadBuilder:
 
     def _exclude(self, reason: str) -> None:
         self.excluded[reason] = self.excluded.get(reason, 0) + 1
+
+
+def _sniff_squad(probe: Probe) -> bool:
+    articles = records_of(probe, "data") if probe.layout == "object" else None
+    return articles is not None and bool(articles) and isinstance(articles[0], dict) and "paragraphs" in articles[0]
+
+
+def _load_squad(path: Path, options: LoadOptions) -> Dataset:
+    refuse_corpus(path, options, "SQuAD")
+    return load_squad(path, options.answers, options.offset_unit, options.skip_bad_gold)
+
+
+register(
+    DatasetFormat("squad", "an object whose 'data' lists articles with 'paragraphs'", _sniff_squad, _load_squad, 10)
+)

@@ -18,10 +18,12 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.chroma import csv_rows
+from chunkscope.io.corpus import load_corpus
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, need_corpus, register
 from chunkscope.io.gold import locate_in_corpus
 from chunkscope.io.gold_units import quote_line_endings
 from chunkscope.io.quotes import DEFAULT_POLICY, MatchPolicy, QuoteFinder, strip_hop_marker
-from chunkscope.io.sources import SourceFile
+from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import jsonl_records, parse_json, read_text, reject_bom, require_regular_file, shorten
 from chunkscope.model import Corpus, EvidenceItem, GoldIssue, Question, QuestionSet
 
@@ -220,3 +222,31 @@ def _element_lines(text: str) -> list[int]:
             return lines
         lines.append(text.count("\n", 0, position) + 1)
         _, position = decoder.raw_decode(text, position)
+
+
+def _sniff_testset(probe: Probe) -> bool:
+    record = probe.record
+    if probe.layout == "object" and isinstance(probe.value, dict):
+        lists = [probe.value[key] for key in LIST_KEYS if isinstance(probe.value.get(key), list)]
+        record = lists[0][0] if lists and lists[0] and isinstance(lists[0][0], dict) else None
+    if record is None:
+        return False
+    return any(key in record for key in QUESTION_FIELDS) and any(key in record for key in CONTEXT_FIELDS)
+
+
+def _load_testset(path: Path, options: LoadOptions) -> Dataset:
+
+    corpus, corpus_source = load_corpus(need_corpus(path, options, "test set"))
+    question_set, source = load_testset(path, corpus, options.gold_match)
+    return Dataset(corpus, question_set, (corpus_source, source), Path(options.corpus or path).name)
+
+
+register(
+    DatasetFormat(
+        "testset",
+        "RAGAS/DeepEval rows: a question and its reference contexts (with --corpus)",
+        _sniff_testset,
+        _load_testset,
+        90,
+    )
+)

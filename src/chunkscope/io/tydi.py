@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from chunkscope.errors import InputError
+from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, refuse_corpus, register
 from chunkscope.io.gold import BadGold
 from chunkscope.io.lines import JsonlLines
 from chunkscope.io.sources import Dataset, SourceFile
@@ -220,3 +221,23 @@ def _top_level(ranges: list[tuple[int, int]]) -> tuple[tuple[int, int], ...] | N
         if not kept or start >= kept[-1][1]:
             kept.append((start, end))
     return tuple(kept) or None
+
+
+def _sniff_tydi(probe: Probe) -> bool:
+    return probe.layout == "jsonl" and probe.has("document_plaintext", "annotations", "passage_answer_candidates")
+
+
+def _load_tydi(path: Path, options: LoadOptions) -> Dataset:
+    refuse_corpus(path, options, "TyDi QA")
+    return load_tydi(path, options.language, options.skip_bad_gold)
+
+
+register(
+    DatasetFormat(
+        "tydi",
+        "JSON lines with document_plaintext, annotations and passage_answer_candidates",
+        _sniff_tydi,
+        _load_tydi,
+        10,
+    )
+)

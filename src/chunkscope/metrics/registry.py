@@ -10,7 +10,8 @@ complete, delivered in pieces), :mod:`chunkscope.metrics.overlap` (evidence
 recall, precision, IoU and precision Ω of characters),
 :mod:`chunkscope.metrics.rank` (Recall@k, MRR@k, nDCG@k),
 :mod:`chunkscope.metrics.delivery` (sent and re-sent characters) and
-:mod:`chunkscope.metrics.window` (evidence past a dense model's token window).
+:mod:`chunkscope.metrics.window` (evidence past a dense model's token window) and
+:mod:`chunkscope.metrics.hops` (multi-hop questions with every hop delivered).
 
 :data:`REGISTRY` lists them in the order of the JSON summary. Everything that
 shows or checks a metric reads it: the evaluator's summary, the paired tests of
@@ -28,7 +29,7 @@ from typing import Literal
 import numpy as np
 
 from chunkscope.errors import SpecError
-from chunkscope.metrics import coverage, delivery, overlap, pages, rank, size, window
+from chunkscope.metrics import coverage, delivery, hops, overlap, pages, rank, size, window
 from chunkscope.model import Chunk
 from chunkscope.results import QuestionResult, ResultColumns, Summary
 
@@ -479,3 +480,34 @@ def _page_metric(name: str, label: str, value: QuestionValue, column: ColumnValu
 # Page gold: questions naming pages (FinanceBench, {"doc": ..., "page": N}); absent from every other report.
 REGISTRY.register(_page_metric("page_gold", "page gold", pages.page_gold, pages.page_gold_column, None))
 REGISTRY.register(_page_metric("page_hit", "page hit", pages.page_hit, pages.page_hit_column, "higher"))
+
+
+# Multi-hop questions (HotpotQA, MultiHop-RAG): every hop must be delivered (only when some question has two hops).
+REGISTRY.register(
+    count_metric(
+        "multi_hop_questions",
+        "multihop",
+        hops.multi_hop,
+        "questions",
+        None,
+        family="hops",
+        title="multi-hop questions",
+        applies=hops.has_multi_hop,
+        column=hops.multi_hop_column,
+        applies_column=hops.has_multi_hop_column,
+    )
+)
+REGISTRY.register(
+    count_metric(
+        "all_hops_delivered",
+        "all hops",
+        hops.all_hops_delivered,
+        "questions",
+        "higher",
+        family="hops",
+        title="all hops within the budget",
+        applies=hops.has_multi_hop,
+        column=hops.all_hops_delivered_column,
+        applies_column=hops.has_multi_hop_column,
+    )
+)

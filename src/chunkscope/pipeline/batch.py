@@ -48,10 +48,13 @@ __all__ = ["SingleSpanBatch", "SingleSpanResults", "measure_single_spans", "sing
 
 
 def single_span(question: Question) -> Span | None:
-    """The question's only gold span, when its evidence is one item with one alternative."""
+    """The question's only gold span, when its evidence is one item with one alternative.
+
+    A question with hops (a multi-hop set's) is measured one by one: its result reports its hops.
+    """
     evidence = question.evidence
-    if len(evidence) != 1 or len(evidence[0].alternatives) != 1 or evidence[0].pages:
-        return None  # page gold is measured per question (its page hits)
+    if len(evidence) != 1 or len(evidence[0].alternatives) != 1 or evidence[0].pages or question.hops:
+        return None  # page gold and hops are measured per question (page hits, hops delivered)
     return evidence[0].alternatives[0]
 
 
@@ -203,7 +206,9 @@ def measure_single_spans(
         measured.omega_chars,
         nothing,
         nothing.copy(),
-        nothing.copy(),  # page gold is measured per question, never in the batch
+        nothing.copy(),  # page gold and questions with hops are never batched: page_gold, page_hit,
+        nothing.copy(),
+        nothing.copy(),  # multi_hop, all_hops
         nothing.copy(),
     )
     return SingleSpanBatch(tuple(chosen), columns, results)

@@ -388,6 +388,7 @@ def measure_question(
         gold_match=tuple(item.match_labels for item in question.evidence) if question.approximate else (),
         past_window=() if windows is None else past_window(question, indexed, containing_units, windows),
         page_hits=page_hits(question, delivery.chunks),
+        hops=question.hops,
         units=chunking.units,
         parents=parents,
     )

@@ -53,7 +53,7 @@ def summary_dict(summary: Summary) -> dict[str, Any]:
 
 def question_dict(result: QuestionResult, tokens: TokenCost | None = None) -> dict[str, Any]:
     """One question's result as plain JSON values (with ``tokens``, the token counts of its hits and context)."""
-    entry = {
+    entry: dict[str, Any] = {
         "id": result.question_id,
         "evidence_exists": result.evidence_exists,
         "first_correct_rank": result.first_correct_rank,
@@ -91,6 +91,14 @@ def question_dict(result: QuestionResult, tokens: TokenCost | None = None) -> di
         entry["past_window"] = list(result.past_window)
     if result.page_hits:
         entry["page_hits"] = list(result.page_hits)
+    if result.hops:
+        entry["hops"] = {
+            "delivered": result.hops_delivered,
+            "of": result.hop_count,
+            "label": f"{result.hops_delivered} of {result.hop_count}",
+            "missing": list(result.missing_hops),
+            "item_hops": list(result.hops),
+        }
     return entry
 
 
