@@ -328,13 +328,20 @@ class SessionScreen(PacedScreen):
     def action_filter_next(self, step: int) -> None:
         """Next list filter."""
         current = self.session.views[self.VIEW].filter.state
-        self._apply_filter(state=cycle(filter_cycle(self.compare, self.has_fragility), current, step), cell=None)
+        filters = filter_cycle(self.compare, self.has_fragility, self.has_answers)
+        self._apply_filter(state=cycle(filters, current, step), cell=None)
 
     @property
     def has_fragility(self) -> bool:
         """The list's rows carry the fragility of the shown configuration (computed with ``u``)."""
         rows = self.session.rows(self.compare)
         return bool(rows) and rows[0].fragility is not None
+
+    @property
+    def has_answers(self) -> bool:
+        """The list's rows carry answers attributed under the shown configuration (``--answers``, shown
+        under the configuration they belong to)."""
+        return any(row.answer is not None for row in self.session.rows(self.compare))
 
     def action_group_picker(self) -> None:
         """Open the picker of the tags and groups present; the chosen one restricts the list."""

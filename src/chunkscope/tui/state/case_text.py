@@ -17,12 +17,14 @@ def shown_results(session: Session, with_b: bool) -> tuple[ConfigResult, ...]:
 
 def case_file_renderer(session: Session, question_id: str, with_b: bool) -> Callable[[], str]:
     """Renders the Markdown case file of one question under the results on screen now (with the move to B
-    when ``with_b``). It holds only immutable values, so it may run on another thread."""
+    when ``with_b``, and the answer under the answers' own configuration when it is on screen). It holds only
+    immutable values, so it may run on another thread."""
     question = session.question(question_id)
     results = shown_results(session, with_b)
     comparison = session.comparison() if with_b else None
     corpus, name = session.dataset.corpus, session.dataset.name
-    return lambda: case_file(question, corpus, results, name, comparison)
+    answers = session.answers.outcome(results) if session.answers is not None else None
+    return lambda: case_file(question, corpus, results, name, comparison, answers)
 
 
 def case_file_text(session: Session, question_id: str, with_b: bool) -> str:

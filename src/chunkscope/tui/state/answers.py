@@ -1,0 +1,69 @@
+"""Generated answers in the inspector: the answers of one configuration, and their attribution under it.
+
+Answers belong to the configuration that produced them (``--answers-config``, else the imported production
+pipeline, else the first configuration: the rule of :func:`chunkscope.cli.answer_options.answers_config`). The
+inspector attributes them (:func:`chunkscope.analysis.answers.attribute`) under that configuration only: while
+another configuration is shown, it says whose answers they are and attributes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerSet, Attribution, attribute
+from chunkscope.reports.answers import AnswerOutcome
+from chunkscope.results import Config, ConfigResult
+
+ANSWER_MARKS: dict[str, str] = {"ok": "o", "generation": "g", "retrieval": "r", "unsupported": "u"}
+"""The question list's one-cell mark of each attribution class (a question without an answer: a space)."""
+
+ANSWER_FILTERS: tuple[str, ...] = tuple(f"answers {name}" for name in ATTRIBUTIONS)
+"""Single-view filters on the attribution class, while the answers' own configuration is shown."""
+
+ATTRIBUTION_MEANINGS: dict[str, str] = {
+    "ok": "evidence complete, answer correct",
+    "generation": "evidence complete, answer wrong: the generator's fault",
+    "retrieval": "evidence not complete, answer wrong",
+    "unsupported": "evidence not complete, answer correct",
+}
+"""What each attribution class says, in words (see docs/metrics.md#answers)."""
+
+
+def filter_class(state: str) -> str | None:
+    """The attribution class an answer filter lists (``answers retrieval`` -> ``retrieval``); None for others."""
+    return state.removeprefix("answers ") if state in ANSWER_FILTERS else None
+
+
+@dataclass
+class InspectorAnswers:
+    """One answers file, matched to the questions and judged, and the configuration it belongs to."""
+
+    answers: AnswerSet
+    config: Config
+    """The configuration that produced the answers: the only one they are attributed under."""
+    rule: str
+    """Why they belong to it (stated in the detail and the case file)."""
+    _attribution: Attribution | None = field(default=None, repr=False)
+
+    def belongs_to(self, config: Config) -> bool:
+        """True when ``config`` produced the answers."""
+        return config == self.config
+
+    def attribution(self, result: ConfigResult | None) -> Attribution | None:
+        """The core's attribution of the answers under ``result``, when ``result`` is their configuration's
+        (computed once); None under any other configuration."""
+        if result is None or not self.belongs_to(result.config):
+            return None
+        if self._attribution is None or self._attribution.result is not result:
+            self._attribution = attribute(result, self.answers)
+        return self._attribution
+
+    def outcome(self, results: Sequence[ConfigResult]) -> AnswerOutcome:
+        """What the reports' case file adds for ``results`` (the results on screen): the attribution under the
+        answers' configuration when one of them is its result; nothing is attributed to any other."""
+        for result in results:
+            attribution = self.attribution(result)
+            if attribution is not None:
+                return AnswerOutcome(attributions={self.config: attribution}, rule={self.config: self.rule})
+        return AnswerOutcome()
