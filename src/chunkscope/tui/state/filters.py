@@ -137,9 +137,7 @@ def filter_cycle(compare: bool, fragility: bool = False, answers: bool = False) 
     attribution classes while the answers' own configuration is shown (``answers``)."""
     if compare:
         return STATE_FILTERS + MOVE_FILTERS
-    return (
-        STATE_FILTERS + (FRAGILITY_FILTERS if fragility else ()) + (ANSWER_FILTERS if answers else ())
-    )
+    return STATE_FILTERS + (FRAGILITY_FILTERS if fragility else ()) + (ANSWER_FILTERS if answers else ())
 
 
 def ordered(rows: Sequence[QuestionRow], order: ListOrder) -> tuple[QuestionRow, ...]:
