@@ -134,7 +134,7 @@ async def test_the_detail_shows_the_answer_its_judgment_and_attribution(sample: 
         assert "“Yes: opened audio items are inspected at the returns centre before a refund is approved.” correct" in (
             " ".join(text.split())
         )
-        assert f"references: none in the question set · answer from {SAMPLE_ANSWERS}:1" in " ".join(text.split())
+        assert f"references: none in the question set · answer from {SAMPLE_ANSWERS.name}:1" in " ".join(text.split())
         await pilot.press("down", "down", "down")  # q04: the file does not answer it
         await settle(pilot)
         assert panel_text(app).startswith(f"no answer to q04 in {SAMPLE_ANSWERS}")

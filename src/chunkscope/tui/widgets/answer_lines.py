@@ -4,6 +4,8 @@ answers, :class:`chunkscope.analysis.answers.AnswerRow`); nothing is recomputed 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 
 from chunkscope.analysis.answers import AnswerRow, Judgment
@@ -50,5 +52,6 @@ def answer_text(question: Question, shown: Config, answers: InspectorAnswers, ro
     text.append("answer ", style="dim")
     text.append(f"“{' '.join(judgment.answer.split())}”")
     text.append(f" {judgment_words(judgment)}", style="bold")
-    text.append(f"\n{references_line(question)} · answer from {judgment.where}", style="dim")
+    # the file's name and row (the path is in the status output of inspect, and in the case file)
+    text.append(f"\n{references_line(question)} · answer from {Path(judgment.where).name}", style="dim")
     return text
