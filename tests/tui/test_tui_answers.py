@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pilot_helpers import FIXED_200, SIZE, async_test, settle
+from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, async_test, settle
 from rich.text import Text
 from textual.widgets import Static
 
@@ -243,3 +243,38 @@ def test_the_inspector_takes_no_reader(capsys: pytest.CaptureFixture[str]) -> No
         main(["inspect", "--answers", str(FIXTURES / "plain.jsonl"), "--reader", "python:m:f"])
     assert stopped.value.code == 2
     assert "unrecognized arguments: --reader python:m:f" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the split view
+
+
+def compare_panel_text(app: ChunkscopeApp) -> str:
+    content = app.screen.query_one("#compare-question", FittedPanel).content
+    assert isinstance(content, Text)
+    return " ".join(content.plain.split())
+
+
+@async_test
+async def test_the_split_view_gives_the_answer_to_the_side_that_produced_it(sample: Dataset) -> None:
+    answers = InspectorAnswers(matched(sample), FIXED_200, RULE)
+    app = ChunkscopeApp(Session(sample, OVERLAP_40, FIXED_200, answers), open_compare=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = compare_panel_text(app)  # q01: unsupported under B, the answers' configuration
+        assert text.endswith(
+            "B answer “Yes: opened audio items are inspected at the returns centre before a refund "
+            "is approved.” correct · u unsupported"
+        ), text
+        assert "A answer" not in text
+
+
+@async_test
+async def test_the_split_view_attributes_nothing_when_neither_side_produced_the_answers(sample: Dataset) -> None:
+    answers = InspectorAnswers(matched(sample), FIXED_200, RULE)
+    app = ChunkscopeApp(Session(sample, OVERLAP_40, make_config("fixed:size=400"), answers), open_compare=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        text = compare_panel_text(app)
+        assert f"answers of {FIXED_200.label}, neither A nor B: not attributed here" in text
+        assert not any(f" · {mark} " in text for mark in MARKS.values()) and "unsupported" not in text
+        assert "A answer" not in text and "B answer" not in text

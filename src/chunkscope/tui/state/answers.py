@@ -8,10 +8,10 @@ another configuration is shown, it says whose answers they are and attributes no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerSet, Attribution, attribute
+from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerRow, AnswerSet, Attribution, attribute
 from chunkscope.reports.answers import AnswerOutcome
 from chunkscope.results import Config, ConfigResult
 
@@ -45,6 +45,7 @@ class InspectorAnswers:
     rule: str
     """Why they belong to it (stated in the detail and the case file)."""
     _attribution: Attribution | None = field(default=None, repr=False)
+    _by_question: Mapping[str, AnswerRow] = field(default_factory=dict, repr=False)
 
     def belongs_to(self, config: Config) -> bool:
         """True when ``config`` produced the answers."""
@@ -57,7 +58,12 @@ class InspectorAnswers:
             return None
         if self._attribution is None or self._attribution.result is not result:
             self._attribution = attribute(result, self.answers)
+            self._by_question = self._attribution.by_question
         return self._attribution
+
+    def row(self, result: ConfigResult, question_id: str) -> AnswerRow | None:
+        """One question's attributed answer under ``result`` (None: another configuration's, or not answered)."""
+        return None if self.attribution(result) is None else self._by_question.get(question_id)
 
     def outcome(self, results: Sequence[ConfigResult]) -> AnswerOutcome:
         """What the reports' case file adds for ``results`` (the results on screen): the attribution under the

@@ -4,13 +4,14 @@ answers, :class:`chunkscope.analysis.answers.AnswerRow`); nothing is recomputed 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
 
 from chunkscope.analysis.answers import AnswerRow, Judgment
 from chunkscope.model import Question
-from chunkscope.results import Config
+from chunkscope.results import Config, ConfigResult
 from chunkscope.tui.state.answers import ANSWER_MARKS, ATTRIBUTION_MEANINGS, InspectorAnswers
 
 
@@ -48,10 +49,35 @@ def answer_text(question: Question, shown: Config, answers: InspectorAnswers, ro
         return text
     if own and row is not None:
         text.append(f"{ANSWER_MARKS[row.attribution]} {row.attribution}", style="bold")
-        text.append(f" · {ATTRIBUTION_MEANINGS[row.attribution]} · cause {row.cause}\n")
+        cause = "" if row.cause == "OK" else f" · cause {row.cause}"
+        text.append(f" · {ATTRIBUTION_MEANINGS[row.attribution]}{cause}\n")
     text.append("answer ", style="dim")
     text.append(f"“{' '.join(judgment.answer.split())}”")
     text.append(f" {judgment_words(judgment)}", style="bold")
     # the file's name and row (the path is in the status output of inspect, and in the case file)
     text.append(f"\n{references_line(question)} · answer from {Path(judgment.where).name}", style="dim")
+    return text
+
+
+def split_answer_line(question: Question, sides: Sequence[tuple[str, ConfigResult]], answers: InspectorAnswers) -> Text:
+    """The split view's answer line: the answer under the side that produced it (``A``, ``B``), with its judgment
+    and attribution; when neither side did, whose answers they are, attributed to neither."""
+    judgment = answers.answers.judgments.get(question.id)
+    owner = next(((name, result) for name, result in sides if answers.belongs_to(result.config)), None)
+    text = Text(no_wrap=False)
+    if owner is None:
+        text.append(f"answers of {answers.config.label}, neither A nor B: not attributed here", style="dim")
+        if judgment is not None:
+            text.append(f" · answer “{' '.join(judgment.answer.split())}” {judgment_words(judgment)}", style="dim")
+        return text
+    name, result = owner
+    if judgment is None:
+        text.append(f"{name}'s answers: none to {question.id} in {Path(answers.answers.source).name}", style="dim")
+        return text
+    text.append(f"{name} answer ", style="bold")
+    text.append(f"“{' '.join(judgment.answer.split())}”")
+    text.append(f" {judgment_words(judgment)}", style="bold")
+    row = answers.row(result, question.id)
+    if row is not None:
+        text.append(f" · {ANSWER_MARKS[row.attribution]} {row.attribution}", style="bold")
     return text
