@@ -60,7 +60,7 @@ class InspectScreen(SessionScreen):
                 yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
                 yield FittedPanel(4, id="inspect-question")
-                answer = FittedPanel(5, id="inspect-answer")
+                answer = FittedPanel(6, id="inspect-answer")
                 answer.display = self.session.answers is not None  # only with --answers: no line otherwise
                 yield answer
                 yield RankedChunksView(id="inspect-ranked")

@@ -24,8 +24,8 @@ def judgment_words(judgment: Judgment) -> str:
 def references_line(question: Question) -> str:
     """The question set's reference answers, quoted, or that it has none."""
     if not question.references:
-        return "references: none in the question set"
-    return "references: " + " · ".join(f"“{' '.join(r.split())}”" for r in question.references)
+        return "no reference answers in the question set"
+    return "references " + " · ".join(f"“{' '.join(r.split())}”" for r in question.references)
 
 
 def answer_text(question: Question, shown: Config, answers: InspectorAnswers, row: AnswerRow | None) -> Text:
@@ -36,11 +36,11 @@ def answer_text(question: Question, shown: Config, answers: InspectorAnswers, ro
     """
     text = Text(no_wrap=False)
     judgment = answers.answers.judgments.get(question.id)
-    source = answers.answers.source
+    source = Path(answers.answers.source).name
     own = answers.belongs_to(shown)
     if not own:
         text.append(f"answers of {answers.config.label}", style="bold")
-        text.append(f" ({answers.rule}), not of the shown configuration: not attributed here\n", style="dim")
+        text.append(f" ({answers.rule}): not attributed to the shown configuration\n", style="dim")
     if judgment is None:
         text.append(f"no answer to {question.id} in {source}", style="dim")
         if own:
@@ -49,13 +49,12 @@ def answer_text(question: Question, shown: Config, answers: InspectorAnswers, ro
         return text
     if own and row is not None:
         text.append(f"{ANSWER_MARKS[row.attribution]} {row.attribution}", style="bold")
-        cause = "" if row.cause == "OK" else f" · cause {row.cause}"
-        text.append(f" · {ATTRIBUTION_MEANINGS[row.attribution]}{cause}\n")
+        text.append(f" · {ATTRIBUTION_MEANINGS[row.attribution]}\n")  # the cause: on the question's line above
     text.append("answer ", style="dim")
     text.append(f"“{' '.join(judgment.answer.split())}”")
     text.append(f" {judgment_words(judgment)}", style="bold")
     # the file's name and row (the path is in the status output of inspect, and in the case file)
-    text.append(f"\n{references_line(question)} · answer from {Path(judgment.where).name}", style="dim")
+    text.append(f"\n{references_line(question)} · from {Path(judgment.where).name}", style="dim")
     return text
 
 
