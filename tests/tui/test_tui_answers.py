@@ -3,6 +3,9 @@ beside the evidence, and answers never attributed to a configuration that did no
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -277,3 +280,30 @@ async def test_the_split_view_attributes_nothing_when_neither_side_produced_the_
         assert f"answers of {FIXED_200.label}, neither A nor B: not attributed here" in text
         assert not any(f" · {mark} " in text for mark in MARKS.values()) and "unsupported" not in text
         assert "A answer" not in text and "B answer" not in text
+
+
+# ---------------------------------------------------------------- the summary
+
+
+@async_test
+async def test_the_summary_counts_the_classes_as_the_eval_report_does(sample: Dataset) -> None:
+    # the oracle: eval's JSON report on the same answers file (the answers belong to its only configuration)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["eval", "--answers", str(SAMPLE_ANSWERS), "--json", "-"]) == 0
+    block = json.loads(out.getvalue())["configs"][0]["answers"]["answers"]
+    app = answers_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        content = app.screen.query_one("#summary-answers", Static).content
+        text = " ".join(str(content).split())
+        counts = " · ".join(f"{name} {block['attribution'][name]}" for name in ATTRIBUTIONS)
+        assert f"answers ({RULE}): {counts} · unanswered {block['unanswered']}" in text
+        agreement = block["agreement"]
+        assert f"agreement {agreement['value']:.3f} [{agreement['low']:.3f}, {agreement['high']:.3f}]" in text
+        await pilot.press("escape", "o", "s")  # another configuration: nothing attributed
+        await settle(pilot)
+        text = " ".join(str(app.screen.query_one("#summary-answers", Static).content).split())
+        assert text == f"answers of {FIXED_200.label} ({RULE}): not attributed to the shown configuration"

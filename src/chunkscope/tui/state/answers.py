@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerRow, AnswerSet, Attribution, attribute
-from chunkscope.reports.answers import AnswerOutcome
+from chunkscope.reports.answers import AnswerOutcome, interval_text
 from chunkscope.results import Config, ConfigResult
 
 ANSWER_MARKS: dict[str, str] = {"ok": "o", "generation": "g", "retrieval": "r", "unsupported": "u"}
@@ -73,3 +73,18 @@ class InspectorAnswers:
             if attribution is not None:
                 return AnswerOutcome(attributions={self.config: attribution}, rule={self.config: self.rule})
         return AnswerOutcome()
+
+    def summary_note(self, results: Sequence[tuple[str, ConfigResult]]) -> str:
+        """The summary's answers line for the results on screen (``(name, result)``: ``("A", ...)``): the counts of
+        each class, the unanswered questions and how well evidence predicts answers (agreement, phi, with their
+        bootstrap intervals) under the answers' configuration; that they are not attributed when it is not shown."""
+        for name, result in results:
+            attribution = self.attribution(result)
+            if attribution is not None:
+                counts = " · ".join(f"{label} {attribution.counts[label]}" for label in ATTRIBUTIONS)
+                return (
+                    f"{name + ' ' if name else ''}answers ({self.rule}): {counts} · unanswered "
+                    f"{len(attribution.unanswered)} · agreement {interval_text(attribution.agreement)} · phi "
+                    f"{interval_text(attribution.phi)}"
+                )
+        return f"answers of {self.config.label} ({self.rule}): not attributed to the shown configuration"
