@@ -23,7 +23,7 @@ from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.session import Session
 from chunkscope.tui.state.answers import InspectorAnswers
-from chunkscope.tui.state.case_text import case_file_text
+from chunkscope.tui.state.case_text import case_file_text, report_renderer
 from chunkscope.tui.widgets.answer_lines import answer_text
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import QuestionList
@@ -307,3 +307,24 @@ async def test_the_summary_counts_the_classes_as_the_eval_report_does(sample: Da
         await settle(pilot)
         text = " ".join(str(app.screen.query_one("#summary-answers", Static).content).split())
         assert text == f"answers of {FIXED_200.label} ({RULE}): not attributed to the shown configuration"
+
+
+@async_test
+async def test_the_exported_report_carries_the_answers_as_eval_reports_them(sample: Dataset) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["eval", "--answers", str(SAMPLE_ANSWERS), "--json", "-"]) == 0
+    expected = json.loads(out.getvalue())["configs"][0]
+    app = answers_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        exported = json.loads(report_renderer(app.session, False)())["configs"][0]
+        assert exported["answers"]["answers"]["attribution"] == expected["answers"]["answers"]["attribution"]
+        assert exported["answers"]["answers"]["why_this_configuration"] == RULE
+        by_id = {q["id"]: q for q in expected["questions"]}
+        for question in exported["questions"]:
+            assert question["answer_attribution"] == by_id[question["id"]]["answer_attribution"]
+        await pilot.press("o")  # another configuration: the export attributes nothing to it
+        await settle(pilot)
+        exported = json.loads(report_renderer(app.session, False)())["configs"][0]
+        assert "answers" not in exported and "answer_attribution" not in exported["questions"][0]
