@@ -108,6 +108,9 @@ async def test_list_marks_each_question_with_its_attribution_class(sample: Datas
             assert line[2] == expected.get(question.id, " "), line
             assert line[4:].startswith(question.id)
         assert "o ok · g generation · r retrieval · u unsupported" in where_text(app)
+        await pilot.press("slash", "q", "0", "4")  # a search listing only an unanswered question keeps the column
+        await settle(pilot)
+        assert listed(app) == ["q04"] and list_line(app, "q04")[2:].startswith("  q04")
 
 
 @async_test

@@ -247,7 +247,7 @@ class SessionScreen(PacedScreen):
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
         rows = self.session.visible_rows(self.VIEW)
-        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare, answers=self.has_answers)
         if row is not None:
             self.session.selected_id = row.question.id
         total = len(all_rows)
@@ -341,6 +341,8 @@ class SessionScreen(PacedScreen):
     def has_answers(self) -> bool:
         """The list's rows carry answers attributed under the shown configuration (``--answers``, shown
         under the configuration they belong to)."""
+        if self.session.answers is None:
+            return False
         return any(row.answer is not None for row in self.session.rows(self.compare))
 
     def action_group_picker(self) -> None:

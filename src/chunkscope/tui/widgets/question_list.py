@@ -154,15 +154,18 @@ class QuestionList(QuietScrollView, can_focus=True):
         """The row under the cursor."""
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
-    def show(self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False) -> QuestionRow | None:
-        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them).
+    def show(
+        self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False, answers: bool = False
+    ) -> QuestionRow | None:
+        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them); ``answers``:
+        the rows carry answers (the mark column stays when none of those listed is answered).
 
         Returns the row under the cursor; the caller owns the selection, so nothing is announced.
         """
         self.rows = tuple(rows)
         self.compare = compare
         self.marks_fragility = not compare and any(row.fragility is not None for row in self.rows)
-        self.marks_answers = not compare and any(row.answer is not None for row in self.rows)
+        self.marks_answers = not compare and (answers or any(row.answer is not None for row in self.rows))
         self._strips.clear()
         # Thousands of rows on every change of configuration: ids are measured the cheap way when ASCII,
         # and each distinct state (a handful) once.
