@@ -44,8 +44,9 @@ class InspectorAnswers:
     """The configuration that produced the answers: the only one they are attributed under."""
     rule: str
     """Why they belong to it (stated in the detail and the case file)."""
-    _attribution: Attribution | None = field(default=None, repr=False)
-    _by_question: Mapping[str, AnswerRow] = field(default_factory=dict, repr=False)
+    _attributed: tuple[Attribution, Mapping[str, AnswerRow]] | None = field(default=None, repr=False)
+    """The attribution and its rows by question, set in one assignment: the evaluation worker attributes a new
+    result while the screen may read the previous one."""
 
     def belongs_to(self, config: Config) -> bool:
         """True when ``config`` produced the answers."""
@@ -56,14 +57,18 @@ class InspectorAnswers:
         (computed once); None under any other configuration."""
         if result is None or not self.belongs_to(result.config):
             return None
-        if self._attribution is None or self._attribution.result is not result:
-            self._attribution = attribute(result, self.answers)
-            self._by_question = self._attribution.by_question
-        return self._attribution
+        attributed = self._attributed
+        if attributed is None or attributed[0].result is not result:
+            attribution = attribute(result, self.answers)
+            attributed = self._attributed = (attribution, attribution.by_question)
+        return attributed[0]
 
     def row(self, result: ConfigResult, question_id: str) -> AnswerRow | None:
         """One question's attributed answer under ``result`` (None: another configuration's, or not answered)."""
-        return None if self.attribution(result) is None else self._by_question.get(question_id)
+        if self.attribution(result) is None:
+            return None
+        attributed = self._attributed
+        return attributed[1].get(question_id) if attributed is not None and attributed[0].result is result else None
 
     def outcome(self, results: Sequence[ConfigResult]) -> AnswerOutcome:
         """What the reports' case file adds for ``results`` (the results on screen): the attribution under the
