@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from pilot_helpers import FIXED_200, OVERLAP_40, SIZE, async_test, settle
 from rich.text import Text
+from textual.command import DiscoveryHit
 from textual.widgets import Static
 
 from chunkscope.analysis.answers import ATTRIBUTIONS, AnswerSet, Attribution, attribute, match_answers
@@ -21,6 +22,7 @@ from chunkscope.io.dataset import Dataset
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.tui.app import ChunkscopeApp
+from chunkscope.tui.commands import ChunkscopeCommands
 from chunkscope.tui.session import Session
 from chunkscope.tui.state.answers import InspectorAnswers
 from chunkscope.tui.state.case_text import case_file_text, report_renderer
@@ -331,3 +333,22 @@ async def test_the_exported_report_carries_the_answers_as_eval_reports_them(samp
         await settle(pilot)
         exported = json.loads(report_renderer(app.session, False)())["configs"][0]
         assert "answers" not in exported and "answer_attribution" not in exported["questions"][0]
+
+
+@async_test
+async def test_the_palette_offers_each_answer_filter_under_the_answers_configuration_only(sample: Dataset) -> None:
+    app = answers_app(sample)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+
+        async def titles() -> dict[str, DiscoveryHit]:
+            commands = ChunkscopeCommands(app.screen)
+            return {hit.text: hit async for hit in commands.discover() if isinstance(hit, DiscoveryHit)}
+
+        hits = await titles()
+        hits["Filter: show answers unsupported"].command()
+        await settle(pilot)
+        assert listed(app) == [qid for qid, name in HAND_CLASSES.items() if name == "unsupported"]
+        await pilot.press("escape", "o")
+        await settle(pilot)
+        assert not any(title.startswith("Filter: show answers") for title in await titles())
