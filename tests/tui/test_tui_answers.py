@@ -352,3 +352,15 @@ async def test_the_palette_offers_each_answer_filter_under_the_answers_configura
         await pilot.press("escape", "o")
         await settle(pilot)
         assert not any(title.startswith("Filter: show answers") for title in await titles())
+
+
+def test_an_answers_file_matching_no_question_is_one_line_and_exit_2(
+    tmp_path: Path, started: list[ChunkscopeApp], capsys: pytest.CaptureFixture[str]
+) -> None:
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text('{"id": "nope", "answer": "x", "correct": true}\n', encoding="utf-8")
+    assert main(["inspect", "--answers", str(answers)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert str(answers) in err and "no row matches a question of the set" in err
+    assert not started
