@@ -28,9 +28,11 @@ from chunkscope.reports.answers import AnswerOutcome, in_context_summary, interv
 from chunkscope.results import Config, ConfigResult
 
 
-def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1, choose_config: bool = True) -> None:
+def add_answer_options(
+    parser: argparse.ArgumentParser, sides: int = 1, choose_config: bool = True, generate: bool = True
+) -> None:
     """--answers (``sides`` times at most), its format, metric, threshold and (``choose_config``) configuration;
-    --judge, --reader; --answer-in-context."""
+    --judge; and (``generate``) --reader, --reader-threads and --answer-in-context (without them: their defaults)."""
     group = parser.add_argument_group("answers (see docs/cli.md#answers)")
     group.add_argument(
         "--answers",
@@ -61,6 +63,9 @@ def add_answer_options(parser: argparse.ArgumentParser, sides: int = 1, choose_c
     group.add_argument(
         "--judge", metavar="em|f1|python:MODULE:FUNCTION", help="judge answers without a judgment (and --reader's)"
     )
+    if not generate:
+        parser.set_defaults(reader=None, reader_threads=1, answer_in_context=False)
+        return
     group.add_argument(
         "--reader",
         metavar="python:MODULE:FUNCTION",

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from chunkscope.analysis.answers import match_answers
 from chunkscope.cli import common
+from chunkscope.cli.answer_options import AnswerInputs, add_answer_options, answer_inputs, answers_config
 from chunkscope.cli.group_options import add_group_options, apply_groups
 from chunkscope.errors import ChunkscopeError
+from chunkscope.io.sources import Dataset
 from chunkscope.pipeline.config import parse_config
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config
 from chunkscope.retrievers import parse_retriever
 from chunkscope.retrievers.run import RunFile
 from chunkscope.tokenize.base import get_tokenizer
+
+if TYPE_CHECKING:
+    from chunkscope.tui.state.answers import InspectorAnswers
 
 NAME = "inspect"
 
@@ -39,6 +46,9 @@ def add_parser(subparsers: Any) -> None:
         help="open the split view with a second configuration CHUNKER[/RETRIEVER], e.g. fixed:size=200,overlap=40",
     )
     add_group_options(parser)  # --groups auto: the computed groups join the tags the group picker (#) offers
+    # The answers of one configuration (--answers-config: 1 is A, 2 the --compare configuration); answers are
+    # read from a file only: a reader would generate them again for every configuration the keys reach.
+    add_answer_options(parser, generate=False)
     parser.set_defaults(run=run)
 
 
@@ -70,6 +80,7 @@ CONFIG_OPTIONS = ("--chunker", "--retriever", "--top-k", "--budget", "--overflow
 def run(args: argparse.Namespace) -> int:
     """Load and validate everything first (bad input: one line, exit 2), then hand over to the app."""
     check_repeats(args)
+    answers = answer_inputs(args)  # the answers file and the judge, checked before anything is evaluated
     (config_a,) = common.configs_from_args(args, [args.chunker])
     config_b = (
         parse_config(
@@ -88,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     # The inspector's package loads only for this command, so the headless commands never import chunkscope.tui.
     from chunkscope.tui.session import Session
 
-    session = Session(dataset, config_a, config_b)
     configs = [config_a] if config_b is None else [config_a, config_b]
+    session = Session(dataset, config_a, config_b, inspector_answers(args, answers, dataset, configs))
     check_lazy_inputs(session.evaluator, configs)
     common.report_chunking_problems(session.evaluator, configs)  # a dump's summary, before the screen is taken
     # Textual is imported only here, after the inputs were checked, so the headless commands never load it.
@@ -98,6 +109,29 @@ def run(args: argparse.Namespace) -> int:
     app = ChunkscopeApp(session, open_compare=config_b is not None)
     app.run()
     return app.return_code or common.EXIT_OK  # 128 + N when signal N ended it
+
+
+def inspector_answers(
+    args: argparse.Namespace, inputs: AnswerInputs, dataset: Dataset, configs: Sequence[Config]
+) -> InspectorAnswers | None:
+    """The ``--answers`` file matched to the questions and judged, with the configuration it belongs to (the
+    rule of ``eval``), stated on stderr before the screen is taken: it stays there after the inspector closes."""
+    if not inputs.files:
+        if getattr(args, "answers_config", None):
+            raise ChunkscopeError("--answers-config names the configuration of an --answers file: give --answers")
+        return None
+    from chunkscope.tui.state.answers import InspectorAnswers
+
+    config, rule = answers_config(args, configs)
+    matched = match_answers(inputs.files[0], dataset.questions, inputs.threshold, inputs.judge)
+    unmatched = matched.unmatched
+    print(
+        f"chunkscope: answers {matched.source}: {len(matched.judgments)} of {len(dataset.questions.questions)} "
+        f"questions answered, belonging to {config.label} ({rule}); {len(unmatched)} unmatched rows"
+        + (f" (first: {unmatched[0]})" if unmatched else ""),
+        file=sys.stderr,
+    )
+    return InspectorAnswers(matched, config, rule)
 
 
 def check_lazy_inputs(evaluator: Evaluator, configs: Sequence[Config]) -> None:

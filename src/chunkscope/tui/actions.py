@@ -87,7 +87,8 @@ ACTIONS: tuple[Action, ...] = (
         "filter_next(1)",
         "next filter",
         "Cycle the list filter: all, failing, lost, cut, incomplete (+ movement in the split view; "
-        "+ fragile OK, robust OK once u computed fragility)",
+        "+ fragile OK, robust OK once u computed fragility; + answers ok, generation, retrieval, unsupported "
+        "with --answers, under the answers' configuration)",
         Place.SESSION,
         group=FILTER,
     ),

@@ -26,7 +26,6 @@ from chunkscope.allocator import release_free_memory
 from chunkscope.analysis.compare import compare
 from chunkscope.analysis.fragility import fragility, neighbours
 from chunkscope.pipeline.evaluate import EvaluationCancelled
-from chunkscope.reports.eval import eval_report, to_json
 from chunkscope.results import Config
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
@@ -42,7 +41,7 @@ from chunkscope.tui.screens.summary import SummaryScreen
 from chunkscope.tui.screens.sweep_map import SweepInput, SweepMapScreen
 from chunkscope.tui.screens.synced import SyncedScreen
 from chunkscope.tui.screens.whatif import WhatIfScreen
-from chunkscope.tui.state.case_text import case_file_renderer, shown_results
+from chunkscope.tui.state.case_text import case_file_renderer, report_renderer
 from chunkscope.tui.state.notes import fragility_note
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.terminal import KeyReadingDriver, exit_on_signals
@@ -336,6 +335,8 @@ class ChunkscopeApp(App[None]):
                 evaluator.evict_indexes(keep=INDEXES_KEPT, max_bytes=INDEX_BYTES_KEPT)
                 if cancelled():
                     break
+                if self.session.answers is not None:
+                    self.session.answers.attribution(result)  # here, not on the UI thread: ~0.1 s on JSQuAD
                 self.post_message(messages.ResultsReady(result))
             if job.pair is not None:
                 a, b = job.pair
@@ -458,8 +459,7 @@ class ChunkscopeApp(App[None]):
                 return
             self.write_export(path, what, case_file_renderer(session, question_id, with_b))
         else:
-            dataset, results = session.dataset, shown_results(session, with_b)
-            self.write_export(path, what, lambda: to_json(eval_report(dataset, results)))
+            self.write_export(path, what, report_renderer(session, with_b))
 
     @work(thread=True, exit_on_error=False, group="export", description="export")
     def write_export(self, path: str, what: messages.ExportKind, render: Callable[[], str]) -> None:

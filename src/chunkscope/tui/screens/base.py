@@ -247,7 +247,7 @@ class SessionScreen(PacedScreen):
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
         rows = self.session.visible_rows(self.VIEW)
-        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare)
+        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare, answers=self.has_answers)
         if row is not None:
             self.session.selected_id = row.question.id
         total = len(all_rows)
@@ -328,13 +328,22 @@ class SessionScreen(PacedScreen):
     def action_filter_next(self, step: int) -> None:
         """Next list filter."""
         current = self.session.views[self.VIEW].filter.state
-        self._apply_filter(state=cycle(filter_cycle(self.compare, self.has_fragility), current, step), cell=None)
+        filters = filter_cycle(self.compare, self.has_fragility, self.has_answers)
+        self._apply_filter(state=cycle(filters, current, step), cell=None)
 
     @property
     def has_fragility(self) -> bool:
         """The list's rows carry the fragility of the shown configuration (computed with ``u``)."""
         rows = self.session.rows(self.compare)
         return bool(rows) and rows[0].fragility is not None
+
+    @property
+    def has_answers(self) -> bool:
+        """The list's rows carry answers attributed under the shown configuration (``--answers``, shown
+        under the configuration they belong to)."""
+        if self.session.answers is None:
+            return False
+        return any(row.answer is not None for row in self.session.rows(self.compare))
 
     def action_group_picker(self) -> None:
         """Open the picker of the tags and groups present; the chosen one restricts the list."""

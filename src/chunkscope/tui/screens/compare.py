@@ -16,10 +16,12 @@ from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
+from chunkscope.tui.state.answers import InspectorAnswers
 from chunkscope.tui.state.filters import LIST_ORDERS, ORDER_NAMES
 from chunkscope.tui.state.rows import QuestionRow, status_of
 from chunkscope.tui.state.session import Session
 from chunkscope.tui.state.slots import Side, Slot
+from chunkscope.tui.widgets.answer_lines import split_answer_line
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
@@ -39,8 +41,10 @@ def side_line(name: str, result: QuestionResult, shown: ConfigResult) -> Text:
     return text
 
 
-def compare_question_text(row: QuestionRow, shown_a: ConfigResult, shown_b: ConfigResult | None) -> Text:
-    """The selected question and how it moved from A to B."""
+def compare_question_text(
+    row: QuestionRow, shown_a: ConfigResult, shown_b: ConfigResult | None, answers: InspectorAnswers | None = None
+) -> Text:
+    """The selected question and how it moved from A to B (and, with ``answers``, the answer line)."""
     text = Text()
     text.append(f"{row.question.id}", style="bold")
     text.append(f"  {' '.join(row.question.query.split())}")
@@ -57,6 +61,10 @@ def compare_question_text(row: QuestionRow, shown_a: ConfigResult, shown_b: Conf
     if row.result_b is not None and shown_b is not None:
         text.append("\n")
         text.append_text(side_line("B", row.result_b, shown_b))
+    if answers is not None:
+        sides = [("A", shown_a)] + ([("B", shown_b)] if shown_b is not None else [])
+        text.append("\n")
+        text.append_text(split_answer_line(row.question, sides, answers))
     return text
 
 
@@ -84,7 +92,7 @@ class CompareScreen(SessionScreen):
                 yield search_box("search: id or query text", "compare-search")
                 yield self.new_question_list("compare-list")
             with Vertical(id="compare-detail"):
-                yield FittedPanel(6, id="compare-question")
+                yield FittedPanel(7, id="compare-question")
                 with Horizontal(id="compare-ranked"):
                     yield RankedChunksView(id="compare-ranked-a")
                     yield RankedChunksView(id="compare-ranked-b")
@@ -162,7 +170,7 @@ class CompareScreen(SessionScreen):
         if key == self._detail_key:
             return
         self._detail_key = key
-        panel.show(compare_question_text(row, a.shown, b.shown), hold=self.filling_in_burst)
+        panel.show(compare_question_text(row, a.shown, b.shown, self.session.answers), hold=self.filling_in_burst)
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
         for side, shown in sides:
@@ -178,7 +186,7 @@ class CompareScreen(SessionScreen):
         if a.shown is None:
             return False
         panel = self.query_one("#compare-question", FittedPanel)
-        return panel.reserve([compare_question_text(row, a.shown, b.shown) for row in rows])
+        return panel.reserve([compare_question_text(row, a.shown, b.shown, self.session.answers) for row in rows])
 
     def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
         a, b = self._slots()

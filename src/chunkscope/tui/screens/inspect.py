@@ -22,6 +22,7 @@ from chunkscope.tui.screens.base import SessionScreen, search_box, waiting_text
 from chunkscope.tui.screens.whatif import WhatIfScreen
 from chunkscope.tui.state.rows import QuestionRow
 from chunkscope.tui.state.session import Session
+from chunkscope.tui.widgets.answer_lines import answer_text
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
@@ -59,6 +60,9 @@ class InspectScreen(SessionScreen):
                 yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
                 yield FittedPanel(4, id="inspect-question")
+                answer = FittedPanel(6, id="inspect-answer")
+                answer.display = self.session.answers is not None  # only with --answers: no line otherwise
+                yield answer
                 yield RankedChunksView(id="inspect-ranked")
                 yield DocumentView(id="inspect-document")
         yield StatusBar(id="inspect-status")
@@ -108,8 +112,20 @@ class InspectScreen(SessionScreen):
         where = self.where_text()
         if self.has_fragility:
             where += f"{' · ' if where else ''}~ fragile OK · + OK nearby"
+        note = self.answers_note()
+        if note:
+            where += f"{' · ' if where else ''}{note}"
         bar.show_where(where)
         self.sync_bindings()
+
+    def answers_note(self) -> str:
+        """The status line's reading of the answer marks, or whose answers they are under another configuration."""
+        answers, shown = self.session.answers, self.session.a.shown
+        if answers is None or shown is None:
+            return ""
+        if answers.belongs_to(shown.config):
+            return "answers: o ok · g generation · r retrieval · u unsupported"
+        return f"answers of {answers.config.label} (not attributed here)"
 
     def show_detail(self, row: QuestionRow | None) -> None:
         shown = self.session.a.shown
@@ -117,6 +133,7 @@ class InspectScreen(SessionScreen):
         if row is None or shown is None:
             self._detail_key = None
             question_panel.show(waiting_text(self.session))
+            self.query_one("#inspect-answer", FittedPanel).show(Text())
             if row is None:  # no question to show (a filter or search matches none): not the last one's panes
                 self.query_one(RankedChunksView).clear()
                 self.query_one(DocumentView).clear()
@@ -129,6 +146,10 @@ class InspectScreen(SessionScreen):
         # the shown result, not row.result: a row highlighted before new results came in is from the old ones
         result = shown.questions[row.index]
         question_panel.show(question_line(row, config), hold=self.filling_in_burst)
+        answers = self.session.answers
+        if answers is not None:
+            answer = answer_text(row.question, config, answers, row.answer)
+            self.query_one("#inspect-answer", FittedPanel).show(answer, hold=self.filling_in_burst)
         self.query_one(RankedChunksView).show(row.question, result, config, self.session.dataset.corpus)
         self.show_document(self.query_one(DocumentView), config, result, row.question.gold_spans[0].doc)
 

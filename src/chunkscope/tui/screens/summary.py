@@ -72,6 +72,9 @@ class SummaryScreen(SyncedScreen):
                     fragility = Static(id="summary-fragility", markup=False)
                     fragility.display = False  # until the fragility of the shown A is computed (u)
                     yield fragility
+                    answers = Static(id="summary-answers", markup=False)
+                    answers.display = self.session.answers is not None  # only with --answers
+                    yield answers
                     group = MetricsTable(id="summary-group")
                     group.display = False  # until the list is restricted to a group (#)
                     yield group
@@ -115,6 +118,12 @@ class SummaryScreen(SyncedScreen):
         if fragility is not None:
             line.update(f"{'A ' if self.compare else ''}fragility: {fragility_note(fragility)}")
 
+    def _show_answers(self) -> None:
+        answers = self.session.answers
+        if answers is not None:
+            sides = zip(("A", "B") if self.compare else ("",), self._results(), strict=False)
+            self.query_one("#summary-answers", Static).update(answers.summary_note(list(sides)))
+
     def _results(self) -> list[ConfigResult]:
         slots = self.session.slots() if self.compare else (self.session.a,)
         return [slot.shown for slot in slots if slot.shown is not None]
@@ -134,6 +143,7 @@ class SummaryScreen(SyncedScreen):
         self.query_one("#summary-metrics", MetricsTable).show(results, comparison)
         self._show_group(results)
         self._show_fragility()
+        self._show_answers()
         self.query_one(BucketChart).show(results)
         self.query_one(ChunkLengthChart).show(results)
         if self.compare and comparison is not None:

@@ -12,6 +12,7 @@ configurations for the live-configuration keys.
 - ``document_chunks``: a document's retrieval units under a chunker, cached.
 - ``export_paths``: where an export must never write.
 - ``notes``: one-line readings of core values (the fragility summary).
+- ``answers``: an answers file's judged answers, attributed (by the core) under their own configuration only.
 - ``case_text``: the selected question's case file, as the export writes it and ``Y`` copies it.
 - ``session``: the state the screens share, built from the above.
 """

@@ -1,4 +1,4 @@
-"""Which questions a view lists, and in which order: the state, movement, fragility, cause, tag,
+"""Which questions a view lists, and in which order: the state, movement, fragility, answer, cause, tag,
 transition-cell and text filters, and the split view's sort by rank change."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from chunkscope.analysis.compare import QuestionMove, State
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.analysis.fragility import Verdict
 from chunkscope.results import QuestionResult
+from chunkscope.tui.state.answers import ANSWER_FILTERS, filter_class
 from chunkscope.tui.state.rows import QuestionRow
 
 ViewName = Literal["inspect", "compare"]
@@ -90,6 +91,9 @@ class RowFilter:
         elif self.state in FRAGILITY_FILTERS:
             if row.fragility is None or row.fragility.verdict.value != self.state:
                 return False
+        elif self.state in ANSWER_FILTERS:
+            if row.answer is None or row.answer.attribution != filter_class(self.state):
+                return False
         elif not _state_accepts(self.state, row):
             return False
         if self.cause is not None and self.cause not in (row.cause, row.cause_b):
@@ -127,12 +131,13 @@ class FilterChanges(TypedDict, total=False):
     tag: str | None
 
 
-def filter_cycle(compare: bool, fragility: bool = False) -> tuple[str, ...]:
-    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view
-    and the fragility verdicts in the single view once fragility is computed (``fragility``)."""
+def filter_cycle(compare: bool, fragility: bool = False, answers: bool = False) -> tuple[str, ...]:
+    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view,
+    and in the single view the fragility verdicts once fragility is computed (``fragility``) and the
+    attribution classes while the answers' own configuration is shown (``answers``)."""
     if compare:
         return STATE_FILTERS + MOVE_FILTERS
-    return STATE_FILTERS + FRAGILITY_FILTERS if fragility else STATE_FILTERS
+    return STATE_FILTERS + (FRAGILITY_FILTERS if fragility else ()) + (ANSWER_FILTERS if answers else ())
 
 
 def ordered(rows: Sequence[QuestionRow], order: ListOrder) -> tuple[QuestionRow, ...]:

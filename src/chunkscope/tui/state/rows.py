@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from chunkscope.analysis.answers import AnswerRow, Attribution
 from chunkscope.analysis.compare import Comparison, QuestionMove, State, state_of
 from chunkscope.analysis.diagnose import FailureCause, failure_cause
 from chunkscope.analysis.fragility import FragilityResult, FragilityRow
@@ -84,6 +85,9 @@ class QuestionRow:
     """The failure cause under B, in the split view."""
     fragility: FragilityRow | None = None
     """The question's fragility under A (once computed for A's configuration: ``u`` in the single view)."""
+    answer: AnswerRow | None = None
+    """The question's answer attributed under A, in the single view when A is the answers' own configuration
+    (None there for a question the answers file does not answer)."""
 
     @property
     def results(self) -> tuple[QuestionResult, ...]:
@@ -102,9 +106,12 @@ def build_rows(
     result_b: ConfigResult | None = None,
     comparison: Comparison | None = None,
     fragility: FragilityResult | None = None,
+    attribution: Attribution | None = None,
 ) -> tuple[QuestionRow, ...]:
     """Every question as a row under ``result`` (with ``result_b`` and the move to it in the split view,
-    and each question's fragility when ``fragility``, of ``result``'s configuration, is given)."""
+    each question's fragility when ``fragility``, of ``result``'s configuration, is given, and its answer
+    when ``attribution``, the core's attribution under ``result``'s configuration, is given)."""
+    answers = attribution.by_question if attribution is not None else {}
     count = len(result.questions)
     results_b: Sequence[QuestionResult | None] = result_b.questions if result_b is not None else [None] * count
     moves: Sequence[QuestionMove | None] = comparison.moves if comparison is not None else [None] * count
@@ -121,6 +128,7 @@ def build_rows(
             move,
             failure_cause(b, result_b.config) if b is not None and result_b is not None else None,
             fragility.row(question.id) if fragility is not None else None,
+            answers.get(question.id),
         )
         for index, (question, question_result, b, move) in enumerate(
             zip(questions, result.questions, results_b, moves, strict=True)

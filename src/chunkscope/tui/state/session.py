@@ -17,6 +17,7 @@ from chunkscope.io.sources import Dataset
 from chunkscope.model import Chunk, Question
 from chunkscope.pipeline.evaluate import Evaluator
 from chunkscope.results import Config, ConfigResult
+from chunkscope.tui.state.answers import InspectorAnswers
 from chunkscope.tui.state.config_steps import StepError, cycle_overlap
 from chunkscope.tui.state.document_chunks import DocumentChunks
 from chunkscope.tui.state.export_paths import is_input_path
@@ -42,8 +43,16 @@ class _Listing:
 class Session:
     """Everything the screens show, and the single place that turns core values into rows."""
 
-    def __init__(self, dataset: Dataset, config_a: Config, config_b: Config | None = None) -> None:
+    def __init__(
+        self,
+        dataset: Dataset,
+        config_a: Config,
+        config_b: Config | None = None,
+        answers: InspectorAnswers | None = None,
+    ) -> None:
         self.dataset = dataset
+        self.answers = answers
+        """Generated answers (``--answers``) and the configuration they belong to."""
         self.questions: tuple[Question, ...] = dataset.questions.questions
         self.evaluator = Evaluator(dataset.corpus, self.questions)
         self.a = Slot(config_a)
@@ -63,7 +72,7 @@ class Session:
         self.fragility_wanted: Config | None = None
         """The configuration whose fragility was asked for (``u``) and is not computed yet."""
         self._fragility: dict[Config, FragilityResult] = {}
-        self._rows: dict[tuple[Config, Config | None, bool, bool], tuple[QuestionRow, ...]] = {}
+        self._rows: dict[tuple[Config, Config | None, bool, bool, bool], tuple[QuestionRow, ...]] = {}
         self._document_chunks = DocumentChunks(self.evaluator)
         self._visible: dict[ViewName, _Listing] = {}
         """Per view, the rows it listed last and the filter they were listed under (reused while unchanged)."""
@@ -223,14 +232,17 @@ class Session:
         comparison = self.comparison() if result_b is not None else None
         # The question list marks fragility in the single view only.
         fragility = None if compare else self._fragility.get(result.config)
+        # Answers are marked under their own configuration only, in the single view.
+        attribution = None if compare or self.answers is None else self.answers.attribution(result)
         key = (
             result.config,
             result_b.config if result_b is not None else None,
             comparison is not None,
             fragility is not None,
+            attribution is not None,
         )
         if key not in self._rows:
-            self._rows[key] = build_rows(self.questions, result, result_b, comparison, fragility)
+            self._rows[key] = build_rows(self.questions, result, result_b, comparison, fragility, attribution)
         return self._rows[key]
 
     def visible_rows(self, view: ViewName) -> tuple[QuestionRow, ...]:
@@ -343,5 +355,7 @@ class Session:
         return self._gold_check
 
     def is_input_path(self, target: str | Path) -> bool:
-        """True when writing ``target`` would replace an input file or write inside an input directory."""
-        return is_input_path(self.dataset, target)
+        """True when writing ``target`` would replace an input file (the answers file too) or write inside an
+        input directory."""
+        extra = (self.answers.answers.source,) if self.answers is not None else ()
+        return is_input_path(self.dataset, target, extra)

@@ -19,11 +19,13 @@ from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.strip import Strip
 
+from chunkscope.analysis.answers import AnswerRow
 from chunkscope.analysis.compare import QuestionMove, state_of
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.analysis.fragility import FRAGILE_MARK, NEARBY_MARK, FragilityRow
 from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
+from chunkscope.tui.state.answers import ANSWER_MARKS
 from chunkscope.tui.state.rows import APPROXIMATE_MARK, QuestionRow, Status, approximate_matches
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 
@@ -66,6 +68,23 @@ def fragility_mark(fragility: FragilityRow | None) -> tuple[str, str | None]:
     """The core's one-cell fragility mark (``~`` fragile OK, ``+`` OK nearby, else a space) and its class."""
     mark = fragility.mark if fragility is not None else " "
     return mark, FRAGILITY_CLASSES.get(mark)
+
+
+ANSWER_CLASSES = {
+    "ok": "question-list--complete",
+    "generation": "question-list--worse",
+    "retrieval": "question-list--missed",
+    "unsupported": "question-list--partial",
+}
+"""Component class of each attribution class's mark (colour repeats the letter, never replaces it)."""
+
+
+def answer_mark(answer: AnswerRow | None) -> tuple[str, str | None]:
+    """The one-cell mark of a question's attribution (``o`` ok, ``g`` generation, ``r`` retrieval,
+    ``u`` unsupported; a space without an answer) and its class."""
+    if answer is None:
+        return " ", None
+    return ANSWER_MARKS[answer.attribution], ANSWER_CLASSES[answer.attribution]
 
 
 def text_cells(text: str) -> int:
@@ -112,6 +131,8 @@ class QuestionList(QuietScrollView, can_focus=True):
         self.compare = False
         self.marks_fragility = False
         """The rows carry fragility: a mark column follows the status glyph."""
+        self.marks_answers = False
+        """The rows carry answers attributed under the shown configuration: a mark column follows."""
         self.on_move = on_move
         """Called with the new row when the user moves the cursor (keys, mouse), in the same turn: the
         selection model must follow a key before the next key is handled, which a message would not."""
@@ -133,14 +154,18 @@ class QuestionList(QuietScrollView, can_focus=True):
         """The row under the cursor."""
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
-    def show(self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False) -> QuestionRow | None:
-        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them).
+    def show(
+        self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False, answers: bool = False
+    ) -> QuestionRow | None:
+        """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them); ``answers``:
+        the rows carry answers (the mark column stays when none of those listed is answered).
 
         Returns the row under the cursor; the caller owns the selection, so nothing is announced.
         """
         self.rows = tuple(rows)
         self.compare = compare
         self.marks_fragility = not compare and any(row.fragility is not None for row in self.rows)
+        self.marks_answers = not compare and (answers or any(row.answer is not None for row in self.rows))
         self._strips.clear()
         # Thousands of rows on every change of configuration: ids are measured the cheap way when ASCII,
         # and each distinct state (a handful) once.
@@ -292,6 +317,9 @@ class QuestionList(QuietScrollView, can_focus=True):
             if self.marks_fragility:
                 fragile, fragile_class = fragility_mark(row.fragility)
                 segments.append(Segment(fragile, styled(fragile_class) if fragile_class else base))
+            if self.marks_answers:
+                answered, answer_class = answer_mark(row.answer)
+                segments.append(Segment(answered, styled(answer_class) if answer_class else base))
             segments += [
                 Segment(" " + pad(row.question.id, self._id_width), base),
                 Segment(" " + pad(row.state, self._state_width), base),
