@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from chunkscope.analysis.structure import page_gold_labels, page_span_label, severed_row_place, structure_labels
+from chunkscope.analysis.structure import (
+    page_gold_labels,
+    page_span_label,
+    severed_in_document,
+    severed_row_place,
+    structure_labels,
+)
 from chunkscope.analysis.tables import SeveredRow
 from chunkscope.io.corpus import load_corpus
+from chunkscope.io.questions import load_questions
 from chunkscope.model import Corpus, Document, EvidenceItem, PageGold, Span
+from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.results import Config
 from document_files import HTML_WITH_TABLES, HTML_WITH_TABLES_TEXT, write_pdf
 
 PAGES = [["ACME annual report", "Revenue grew."], ["Page two text here", "more"], ["Third page"]]
@@ -83,3 +93,17 @@ def test_a_severed_row_is_placed_in_its_table(corpus: Corpus) -> None:
     row = SeveredRow("plans.html", last, last + len("| Enterprise | call us |"), header, 1)
     assert severed_row_place(plans, row) == (1, 3)
     assert severed_row_place(plans, SeveredRow("plans.html", 0, 5, header, 1)) is None
+
+
+def test_the_severed_rows_of_one_document_are_the_cores(corpus: Corpus, tmp_path: Path) -> None:
+    questions = tmp_path / "q.jsonl"
+    record = {"id": "q1", "query": "Enterprise call us", "evidence": [{"doc": "plans.html", "quote": "call us"}]}
+    questions.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    question_set, _ = load_questions(questions, corpus)
+    (result,) = Evaluator(corpus, question_set.questions).evaluate(Config("fixed:size=40", top_k=1)).questions
+    # [160, 200) holds the last row, the header lies in [80, 120): the hand-checked case of test_header_severed
+    last = HTML_WITH_TABLES_TEXT.index("| Enterprise")
+    (row,) = severed_in_document(result, corpus.by_id["plans.html"])
+    assert (row.start, row.end, row.rank) == (last, last + len("| Enterprise | call us |"), 1)
+    assert severed_in_document(result, corpus.by_id["report.pdf"]) == ()
+    assert severed_in_document(None, corpus.by_id["plans.html"]) == ()

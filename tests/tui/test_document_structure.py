@@ -181,6 +181,20 @@ def test_a_header_severed_row_is_marked_under_the_chunk_that_delivered_it(docume
     app_run(app, run)
 
 
+def test_the_document_view_marks_the_severed_row_in_its_gutter(documents: Dataset) -> None:
+    (row,) = severed_rows(evaluate(documents, FIXED_40).questions[0], documents.corpus)
+    app = make_app(documents, FIXED_40)
+
+    async def run(pilot: Pilot[None]) -> None:
+        await select(pilot, 0)
+        rows = await document_rows(pilot)
+        marked = [row for row in rows if "⊣" in row[:16]]
+        assert len(marked) == 1
+        assert re.match(rf"^\s*{row.start} ⊣\s", marked[0]), marked[0]
+
+    app_run(app, run)
+
+
 def test_no_severed_mark_where_the_header_is_repeated(documents: Dataset) -> None:
     config = make_config("markdown:max_chars=40", top_k=1)
     assert severed_rows(evaluate(documents, config).questions[0], documents.corpus) == ()
@@ -189,6 +203,7 @@ def test_no_severed_mark_where_the_header_is_repeated(documents: Dataset) -> Non
     async def run(pilot: Pilot[None]) -> None:
         await select(pilot, 0)
         assert not any("⊣" in line for line in pilot.app.screen.query_one(RankedChunksView).lines_text())
+        assert not any("⊣" in row for row in await document_rows(pilot))
         assert "header-severed" not in str(pilot.app.screen.query_one("#inspect-question", Static).render())
 
     app_run(app, run)

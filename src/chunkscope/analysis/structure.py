@@ -5,8 +5,9 @@ question and where a header-severed row sits in its table. Pure reads of :class:
 
 from __future__ import annotations
 
-from chunkscope.analysis.tables import SeveredRow
-from chunkscope.model import Document, Element, EvidenceItem
+from chunkscope.analysis.tables import SeveredRow, severed_rows
+from chunkscope.model import Corpus, Document, Element, EvidenceItem
+from chunkscope.results import QuestionResult
 
 ELEMENT_LABELS = {"list-item": "list", "table": "table"}
 """Gutter label of each element kind besides headings (``h`` and the level); paragraphs, the plain case, have none."""
@@ -52,3 +53,11 @@ def severed_row_place(document: Document, row: SeveredRow) -> tuple[int, int] | 
         if table.header == row.header and (row.start, row.end) in table.rows:
             return table_number, table.rows.index((row.start, row.end)) + 1
     return None
+
+
+def severed_in_document(result: QuestionResult | None, document: Document) -> tuple[SeveredRow, ...]:
+    """The header-severed rows of ``result`` (:func:`~chunkscope.analysis.tables.severed_rows`) that lie in
+    ``document``; none without a result or a table."""
+    if result is None or document.structure is None or not document.structure.tables:
+        return ()
+    return severed_rows(result, Corpus((document,)))

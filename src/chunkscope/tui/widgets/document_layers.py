@@ -14,7 +14,7 @@ import numpy as np
 from textual.cache import LRUCache
 
 from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_layout, document_marks
-from chunkscope.analysis.structure import structure_labels
+from chunkscope.analysis.structure import severed_in_document, structure_labels
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.cells import WrappedText, rewrap_text, visible, word_start, wrap_text
@@ -28,6 +28,9 @@ from chunkscope.tui.widgets._marked_text import (
 )
 
 _serials = count(1)
+
+SEVERED_TAG = "⊣"
+"""Gutter mark of a table row delivered without its header row (a table's gutter column holds ``table``)."""
 
 
 @dataclass(eq=False)
@@ -91,6 +94,8 @@ class RenderState:
     extra_cells: np.ndarray
     rank_cells: int
     """Cells of the gutter's rank column (0 without ranks): the widest tag of the result and ``+``."""
+    severed: tuple[int, ...] = ()
+    """Starts of the table rows the result delivered without their header row (the core's ``header-severed``)."""
     serial: int = field(default_factory=lambda: next(_serials))
     layouts: dict[int, WrappedText] = field(default_factory=dict)
     tags: dict[int, dict[int, Glyph]] = field(default_factory=dict)
@@ -140,12 +145,13 @@ class RenderState:
         return self.tags[width]
 
     def structure_tags(self, width: int) -> dict[int, str]:
-        """The gutter's structure label per line at ``width``: the first label whose offset is on the line."""
+        """The gutter's structure label per line at ``width``: ``⊣`` on a header-severed row's first line, else the
+        first label whose offset is on the line."""
         if width not in self.structure_tags_by_width:
             if len(self.structure_tags_by_width) > 4:
                 self.structure_tags_by_width.clear()
             layout = self.layout(width)
-            by_line: dict[int, str] = {}
+            by_line: dict[int, str] = {layout.line_of(start): SEVERED_TAG for start in self.severed}
             for offset, label in self.layer.labels:
                 by_line.setdefault(layout.line_of(offset), label)
             self.structure_tags_by_width[width] = by_line
@@ -206,4 +212,5 @@ def render_state(
         text=MarkedText(0, layer.display, overlay_codes(layer.codes, marks, 0), glyphs, sorted(glyphs)),
         extra_cells=extra_cells(glyphs, 0, length, base=(layer.glyphs, layer.extra_cells)),
         rank_cells=rank_column_cells(result),
+        severed=tuple(row.start for row in severed_in_document(result, document)),
     )

@@ -12,7 +12,7 @@ Glyphs carry every meaning and colour repeats it:
 - ``⟦`` ``⟧`` a gold span; ``✂`` a boundary inside a gold span that no chunk holds whole.
 - In the gutter: the starting offset of each paragraph's first line; for an extracted document (a structure
   map), ``p. 3`` where page 3 starts and the kind of each block where it starts (``h2``, ``list``, ``table``;
-  paragraphs unmarked), dimmed; and ``●#n`` /
+  paragraphs unmarked), dimmed, and ``⊣`` on a table row the result delivered without its header row; and ``●#n`` /
   ``○#n``, a retrieved chunk's rank, delivered / not delivered, on the line that starts
   with the chunk. A ranked chunk starting mid-line begins a new visual line, so a rank tag
   never touches the text (``+`` after a tag: more ranked chunks start on that line). When
@@ -57,7 +57,7 @@ from chunkscope.tui.widgets._marked_text import (
     QUERY,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
-from chunkscope.tui.widgets.document_layers import ChunkLayer, RenderState, render_state
+from chunkscope.tui.widgets.document_layers import SEVERED_TAG, ChunkLayer, RenderState, render_state
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
@@ -125,6 +125,7 @@ class DocumentView(QuietScrollView, can_focus=True):
         "document-view--delivered",
         "document-view--gutter",
         "document-view--structure",
+        "document-view--severed",
         "document-view--highlight",
     }
 
@@ -486,8 +487,9 @@ class DocumentView(QuietScrollView, can_focus=True):
         segments = [Segment(number.rjust(digits) + " ", gutter_style)]
         if labels:
             label = state.structure_tags(text_width).get(line, "")
+            kind = "severed" if label == SEVERED_TAG else "structure"
             segments += [
-                Segment(label, self._styles.component("structure")),
+                Segment(label, self._styles.component(kind)),
                 Segment(" " * (labels - len(label) + 1), gutter_style),
             ]
         if state.rank_cells:
