@@ -245,3 +245,25 @@ def test_snapshot_pdf_document(snap_compare: Any, documents: Dataset) -> None:
         await select(pilot, 1)
 
     assert snap_compare(make_app(documents, FIXED_40), terminal_size=SIZE, run_before=run)
+
+
+def test_the_split_view_names_each_sides_severed_rows_and_page_hits(documents: Dataset) -> None:
+    a, b = make_config("fixed:size=40", top_k=1), make_config("markdown:max_chars=40", top_k=2)
+    results = [evaluate(documents, config).questions for config in (a, b)]
+    app = make_app(documents, a, b)
+
+    async def run(pilot: Pilot[None]) -> None:
+        await select(pilot, 0)
+        panel = " ".join(str(pilot.app.screen.query_one("#compare-question", Static).render()).split())
+        for config, side in zip((a, b), results, strict=True):
+            severed = severed_rows(side[0], documents.corpus)
+            assert failure_detail(side[0], config, severed=severed) in panel
+        assert "header-severed" in panel  # A severs the last row, B repeats the header
+        await pilot.press("down", "down")
+        await settle(pilot)
+        panel = str(pilot.app.screen.query_one("#compare-question", Static).render())
+        (hit_a,), (hit_b,) = results[0][2].page_hits, results[1][2].page_hits
+        verdict = {True: "✓ page delivered", False: "✗ page not delivered"}
+        assert f"gold: p. 3 of report.pdf · A {verdict[hit_a]} · B {verdict[hit_b]}" in panel
+
+    app_run(app, run)

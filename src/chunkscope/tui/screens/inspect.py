@@ -13,7 +13,6 @@ from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.analysis.fragility import neighbours
-from chunkscope.analysis.structure import page_gold_labels
 from chunkscope.analysis.tables import severed_rows
 from chunkscope.errors import ChunkscopeError
 from chunkscope.model import Corpus
@@ -30,6 +29,7 @@ from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
+from chunkscope.tui.widgets.structure_rows import page_gold_lines
 
 
 def question_line(row: QuestionRow, config: Config, corpus: Corpus | None = None) -> Text:
@@ -42,12 +42,8 @@ def question_line(row: QuestionRow, config: Config, corpus: Corpus | None = None
     text.append(f"{row.status.word} · {row.cause.value}: ", style="dim")
     severed = severed_rows(row.result, corpus) if corpus is not None else ()
     text.append(failure_detail(row.result, config, severed=severed), style="dim italic")
-    pages = page_gold_labels(row.question.evidence)
-    hits = row.result.page_hits
-    for index, label in enumerate(pages):
-        text.append(f"\ngold: {label}", style="dim")
-        if index < len(hits):
-            text.append(" ✓ page delivered" if hits[index] else " ✗ page not delivered", style="dim italic")
+    for line in page_gold_lines(row.question, [("", row.result)]):
+        text.append(f"\n{line}", style="dim")
     return text
 
 

@@ -6,13 +6,14 @@ Documents without a structure map add nothing.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
 from rich.segment import Segment
 from textual.strip import Strip
 
-from chunkscope.analysis.structure import page_span_label, severed_row_place
+from chunkscope.analysis.structure import page_gold_labels, page_span_label, severed_row_place
 from chunkscope.analysis.tables import SeveredRow, severed_rows
-from chunkscope.model import Chunk, Corpus
+from chunkscope.model import Chunk, Corpus, Question
 from chunkscope.results import QuestionResult, RankedChunk
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.text_window import INDENT
@@ -59,3 +60,18 @@ def severed_strips(
             segment = Segment(indent + part, styles.component("severed"))
             strips.append(Strip([segment]).crop_extend(0, width, styles.base))
     return strips
+
+
+def page_gold_lines(question: Question, sides: Sequence[tuple[str, QuestionResult]]) -> list[str]:
+    """``gold: p. 12 of report.pdf ✓ page delivered`` for each item naming pages, the verdict being the result's
+    page hit for the item; with named sides (the split view), each side's: ``· A ✓ page delivered · B ✗ …``."""
+    lines = []
+    for index, label in enumerate(page_gold_labels(question.evidence)):
+        verdicts = []
+        for name, result in sides:
+            if index < len(result.page_hits):
+                verdict = "✓ page delivered" if result.page_hits[index] else "✗ page not delivered"
+                verdicts.append(f"{name} {verdict}" if name else verdict)
+        joiner = " · " if any(name for name, _ in sides) else " "
+        lines.append(joiner.join([f"gold: {label}", *verdicts]))
+    return lines
