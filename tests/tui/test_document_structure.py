@@ -96,7 +96,9 @@ def test_each_pdf_page_is_labelled_where_it_starts(documents: Dataset) -> None:
 
     async def run(pilot: Pilot[None]) -> None:
         await select(pilot, 1)
-        assert pilot.app.screen.query_one(DocumentView).document.id == "report.pdf"  # type: ignore[union-attr]
+        view = pilot.app.screen.query_one(DocumentView)
+        assert view.document.id == "report.pdf"  # type: ignore[union-attr]
+        assert str(view.border_title).startswith(f"report.pdf · {len(pages)} pages · ")
         rows = await document_rows(pilot)
         assert gutter_labels(rows) == {start: f"p. {n}" for n, (start, _) in enumerate(pages, start=1)}
         assert sum("p. " in row[:16] for row in rows) == len(pages) == 3

@@ -199,7 +199,9 @@ class DocumentView(QuietScrollView, can_focus=True):
         state = self._state_for(document, chunks, result, question)
         self._state = state
         self._highlight = None
-        self.border_title = f"{document.title or document.id} · {LEGEND}"
+        pages = len(document.structure.pages) if document.structure is not None else 0
+        count = f" · {pages} page{'s' if pages != 1 else ''}" if pages else ""
+        self.border_title = f"{document.title or document.id}{count} · {LEGEND}"
         if focus_offset is not None:
             self._pending_focus = focus_offset
             self._pending_top = None
