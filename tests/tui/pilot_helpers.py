@@ -17,6 +17,7 @@ from chunkscope.results import Config
 from chunkscope.tui.app import ChunkscopeApp
 from chunkscope.tui.screens.base import SessionScreen
 from chunkscope.tui.session import Session
+from chunkscope.tui.widgets.document_view import DocumentView
 
 SIZE = (140, 40)
 FIXED_200 = make_config("fixed:size=200")
@@ -57,3 +58,16 @@ def async_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., 
         asyncio.run(test(*args, **kwargs))
 
     return run
+
+
+async def every_document_row(pilot: Pilot[None], view: DocumentView) -> list[str]:
+    """Every line of the document ``view`` shows, as drawn, scrolling a screenful at a time."""
+    rows: list[str] = []
+    height, total = view.scrollable_content_region.height, view.virtual_size.height
+    for top in range(0, total, height):
+        view.scroll_to(y=top, animate=False, immediate=True)
+        await pilot.pause()
+        # near the end the scroll stops short of `top`
+        skip = top - int(view.scroll_offset.y)
+        rows += [view.render_line(y).text for y in range(skip, skip + min(height, total - top))]
+    return rows

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
+from pilot_helpers import every_document_row
 from textual.app import App, ComposeResult
 
 from chunkscope.io.dataset import Dataset
@@ -109,14 +110,7 @@ def every_row(app: DocumentApp) -> Shown:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             view = app.query_one(DocumentView)
-            rows: list[str] = []
-            height, total = view.scrollable_content_region.height, view.virtual_size.height
-            for top in range(0, total, height):
-                view.scroll_to(y=top, animate=False, immediate=True)
-                await pilot.pause()
-                # near the end the scroll stops short of `top`
-                skip = top - int(view.scroll_offset.y)
-                rows += [view.render_line(y).text for y in range(skip, skip + min(height, total - top))]
+            rows = await every_document_row(pilot, view)
             return Shown(rows, view._gutter_width(), view.scrollable_content_region.width)
 
     return asyncio.run(main())

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
+from chunkscope.analysis.tables import severed_rows
+from chunkscope.model import Corpus
 from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
@@ -28,23 +30,32 @@ from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.question_list import move_mark
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
+from chunkscope.tui.widgets.structure_rows import page_gold_lines
 
 SIDES: tuple[Side, Side] = ("a", "b")
 
 
-def side_line(name: str, result: QuestionResult, shown: ConfigResult) -> Text:
-    """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view."""
+def side_line(name: str, result: QuestionResult, shown: ConfigResult, corpus: Corpus | None = None) -> Text:
+    """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view (with the table rows delivered
+    without their header, given the ``corpus``)."""
     status = status_of(result)
     text = Text()  # wraps: the reason's end (``cut at 800``) is the point
     text.append(f"{name} {status.glyph} {status.word}", style="bold")
-    text.append(f" · rank {result.first_correct_rank or '–'} · {failure_detail(result, shown.config)}")
+    severed = severed_rows(result, corpus) if corpus is not None else ()
+    detail = failure_detail(result, shown.config, severed=severed)
+    text.append(f" · rank {result.first_correct_rank or '–'} · {detail}")
     return text
 
 
 def compare_question_text(
-    row: QuestionRow, shown_a: ConfigResult, shown_b: ConfigResult | None, answers: InspectorAnswers | None = None
+    row: QuestionRow,
+    shown_a: ConfigResult,
+    shown_b: ConfigResult | None,
+    answers: InspectorAnswers | None = None,
+    corpus: Corpus | None = None,
 ) -> Text:
-    """The selected question and how it moved from A to B (and, with ``answers``, the answer line)."""
+    """The selected question and how it moved from A to B, its page gold with each side's page hit, and (with
+    ``answers``) the answer line."""
     text = Text()
     text.append(f"{row.question.id}", style="bold")
     text.append(f"  {' '.join(row.question.query.split())}")
@@ -57,14 +68,18 @@ def compare_question_text(
             notes.append("newly lost")
         text.append(f"   {mark} {' · '.join(notes)}", style="bold")
     text.append("\n")
-    text.append_text(side_line("A", row.result, shown_a))
+    text.append_text(side_line("A", row.result, shown_a, corpus))
+    sides = [("A", row.result)]
     if row.result_b is not None and shown_b is not None:
         text.append("\n")
-        text.append_text(side_line("B", row.result_b, shown_b))
+        text.append_text(side_line("B", row.result_b, shown_b, corpus))
+        sides.append(("B", row.result_b))
+    for line in page_gold_lines(row.question, sides):
+        text.append(f"\n{line}", style="dim")
     if answers is not None:
-        sides = [("A", shown_a)] + ([("B", shown_b)] if shown_b is not None else [])
+        answer_sides = [("A", shown_a)] + ([("B", shown_b)] if shown_b is not None else [])
         text.append("\n")
-        text.append_text(split_answer_line(row.question, sides, answers))
+        text.append_text(split_answer_line(row.question, answer_sides, answers))
     return text
 
 
@@ -170,7 +185,10 @@ class CompareScreen(SessionScreen):
         if key == self._detail_key:
             return
         self._detail_key = key
-        panel.show(compare_question_text(row, a.shown, b.shown, self.session.answers), hold=self.filling_in_burst)
+        corpus = self.session.dataset.corpus
+        panel.show(
+            compare_question_text(row, a.shown, b.shown, self.session.answers, corpus), hold=self.filling_in_burst
+        )
         doc_id = row.question.gold_spans[0].doc
         sides: tuple[tuple[Side, ConfigResult | None], ...] = (("a", a.shown), ("b", b.shown))
         for side, shown in sides:
@@ -186,7 +204,10 @@ class CompareScreen(SessionScreen):
         if a.shown is None:
             return False
         panel = self.query_one("#compare-question", FittedPanel)
-        return panel.reserve([compare_question_text(row, a.shown, b.shown, self.session.answers) for row in rows])
+        corpus = self.session.dataset.corpus
+        return panel.reserve(
+            [compare_question_text(row, a.shown, b.shown, self.session.answers, corpus) for row in rows]
+        )
 
     def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
         a, b = self._slots()

@@ -13,7 +13,9 @@ from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.analysis.fragility import neighbours
+from chunkscope.analysis.tables import severed_rows
 from chunkscope.errors import ChunkscopeError
+from chunkscope.model import Corpus
 from chunkscope.results import Config, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
@@ -28,16 +30,21 @@ from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
+from chunkscope.tui.widgets.structure_rows import page_gold_lines
 
 
-def question_line(row: QuestionRow, config: Config) -> Text:
-    """``✂ q39 · query`` and, below, the state and the core's one-line reason."""
+def question_line(row: QuestionRow, config: Config, corpus: Corpus | None = None) -> Text:
+    """``✂ q39 · query`` and, below, the state and the core's one-line reason (with the table rows delivered
+    without their header, given the ``corpus``), and the page gold (``gold: p. 12 of report.pdf``) if any."""
     text = Text(no_wrap=False)
     text.append(f"{row.status.glyph} ", style="bold")
     text.append(row.question.id, style="bold")
     text.append(f"  {' '.join(row.question.query.split())}\n")
     text.append(f"{row.status.word} · {row.cause.value}: ", style="dim")
-    text.append(failure_detail(row.result, config), style="dim italic")
+    severed = severed_rows(row.result, corpus) if corpus is not None else ()
+    text.append(failure_detail(row.result, config, severed=severed), style="dim italic")
+    for line in page_gold_lines(row.question, [("", row.result)]):
+        text.append(f"\n{line}", style="dim")
     return text
 
 
@@ -145,7 +152,8 @@ class InspectScreen(SessionScreen):
         config = shown.config
         # the shown result, not row.result: a row highlighted before new results came in is from the old ones
         result = shown.questions[row.index]
-        question_panel.show(question_line(row, config), hold=self.filling_in_burst)
+        corpus = self.session.dataset.corpus
+        question_panel.show(question_line(row, config, corpus), hold=self.filling_in_burst)
         answers = self.session.answers
         if answers is not None:
             answer = answer_text(row.question, config, answers, row.answer)
@@ -158,7 +166,8 @@ class InspectScreen(SessionScreen):
         if shown is None:
             return False
         panel = self.query_one("#inspect-question", FittedPanel)
-        return panel.reserve([question_line(row, shown.config) for row in rows])
+        corpus = self.session.dataset.corpus
+        return panel.reserve([question_line(row, shown.config, corpus) for row in rows])
 
     def prepare_detail(self, row: QuestionRow) -> tuple[Callable[[], None], ...]:
         shown = self.session.a.shown

@@ -14,6 +14,7 @@ import numpy as np
 from textual.cache import LRUCache
 
 from chunkscope.analysis.marks import ChunkLayout, RankMark, TextMarks, chunk_layout, document_marks
+from chunkscope.analysis.structure import severed_in_document, structure_labels
 from chunkscope.model import Chunk, Document, Question
 from chunkscope.results import QuestionResult
 from chunkscope.tui.cells import WrappedText, rewrap_text, visible, word_start, wrap_text
@@ -27,6 +28,9 @@ from chunkscope.tui.widgets._marked_text import (
 )
 
 _serials = count(1)
+
+SEVERED_TAG = "⊣"
+"""Gutter mark of a table row delivered without its header row (a table's gutter column holds ``table``)."""
 
 
 @dataclass(eq=False)
@@ -45,7 +49,15 @@ class ChunkLayer:
     extra_cells: np.ndarray
     breaks: tuple[int, ...]
     """Starts of the recorded paragraphs (hard line breaks besides the terminators)."""
+    labels: tuple[tuple[int, str], ...] = ()
+    """The structure map's gutter labels (``p. 3`` at page starts, ``h2``/``list``/``table`` at element starts),
+    by offset; empty for a document without a map."""
     layouts: dict[int, WrappedText] = field(default_factory=dict)
+
+    @property
+    def label_cells(self) -> int:
+        """Cells of the gutter's structure column: the widest label, 0 without labels."""
+        return max((len(label) for _, label in self.labels), default=0)
 
     def wrapped(self, width: int) -> WrappedText:
         """The document wrapped with the boundary glyphs only (once per width)."""
@@ -82,9 +94,12 @@ class RenderState:
     extra_cells: np.ndarray
     rank_cells: int
     """Cells of the gutter's rank column (0 without ranks): the widest tag of the result and ``+``."""
+    severed: tuple[int, ...] = ()
+    """Starts of the table rows the result delivered without their header row (the core's ``header-severed``)."""
     serial: int = field(default_factory=lambda: next(_serials))
     layouts: dict[int, WrappedText] = field(default_factory=dict)
     tags: dict[int, dict[int, Glyph]] = field(default_factory=dict)
+    structure_tags_by_width: dict[int, dict[int, str]] = field(default_factory=dict)
 
     @property
     def document(self) -> Document:
@@ -129,6 +144,19 @@ class RenderState:
             self.tags[width] = {line: rank_tag(ranks) for line, ranks in by_line.items()}
         return self.tags[width]
 
+    def structure_tags(self, width: int) -> dict[int, str]:
+        """The gutter's structure label per line at ``width``: ``⊣`` on a header-severed row's first line, else the
+        first label whose offset is on the line."""
+        if width not in self.structure_tags_by_width:
+            if len(self.structure_tags_by_width) > 4:
+                self.structure_tags_by_width.clear()
+            layout = self.layout(width)
+            by_line: dict[int, str] = {layout.line_of(start): SEVERED_TAG for start in self.severed}
+            for offset, label in self.layer.labels:
+                by_line.setdefault(layout.line_of(offset), label)
+            self.structure_tags_by_width[width] = by_line
+        return self.structure_tags_by_width[width]
+
 
 def rank_tag(ranks: Sequence[RankMark]) -> Glyph:
     """``●#n`` (delivered) or ``○#n`` for the best of ``ranks``, with ``+`` when there are more."""
@@ -170,6 +198,7 @@ def render_state(
             glyphs=boundary_glyphs,
             extra_cells=extra_cells(boundary_glyphs, 0, length),
             breaks=tuple(sorted({start for start, _ in document.paragraphs or ()})),
+            labels=structure_labels(document),
         )
         layers.set(layer_key, layer)
     marks = document_marks(document, chunks, question, result, layout=layer.layout)
@@ -183,4 +212,5 @@ def render_state(
         text=MarkedText(0, layer.display, overlay_codes(layer.codes, marks, 0), glyphs, sorted(glyphs)),
         extra_cells=extra_cells(glyphs, 0, length, base=(layer.glyphs, layer.extra_cells)),
         rank_cells=rank_column_cells(result),
+        severed=tuple(row.start for row in severed_in_document(result, document)),
     )

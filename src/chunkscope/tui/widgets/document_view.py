@@ -10,7 +10,9 @@ Glyphs carry every meaning and colour repeats it:
 - ``│`` a chunk boundary, ``«`` / ``»`` where an overlap (text in two chunks) starts / ends;
   consecutive chunks alternate shading, overlaps have their own.
 - ``⟦`` ``⟧`` a gold span; ``✂`` a boundary inside a gold span that no chunk holds whole.
-- In the gutter: the starting offset of each paragraph's first line, and ``●#n`` /
+- In the gutter: the starting offset of each paragraph's first line; for an extracted document (a structure
+  map), ``p. 3`` where page 3 starts and the kind of each block where it starts (``h2``, ``list``, ``table``;
+  paragraphs unmarked), dimmed, and ``⊣`` on a table row the result delivered without its header row; and ``●#n`` /
   ``○#n``, a retrieved chunk's rank, delivered / not delivered, on the line that starts
   with the chunk. A ranked chunk starting mid-line begins a new visual line, so a rank tag
   never touches the text (``+`` after a tag: more ranked chunks start on that line). When
@@ -55,7 +57,7 @@ from chunkscope.tui.widgets._marked_text import (
     QUERY,
 )
 from chunkscope.tui.widgets.component_styles import ComponentStyles
-from chunkscope.tui.widgets.document_layers import ChunkLayer, RenderState, render_state
+from chunkscope.tui.widgets.document_layers import SEVERED_TAG, ChunkLayer, RenderState, render_state
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 from chunkscope.tui.widgets.scroll_size import set_scroll_size
 
@@ -122,6 +124,8 @@ class DocumentView(QuietScrollView, can_focus=True):
         "document-view--duplicate",
         "document-view--delivered",
         "document-view--gutter",
+        "document-view--structure",
+        "document-view--severed",
         "document-view--highlight",
     }
 
@@ -195,7 +199,9 @@ class DocumentView(QuietScrollView, can_focus=True):
         state = self._state_for(document, chunks, result, question)
         self._state = state
         self._highlight = None
-        self.border_title = f"{document.title or document.id} · {LEGEND}"
+        pages = len(document.structure.pages) if document.structure is not None else 0
+        count = f" · {pages} page{'s' if pages != 1 else ''}" if pages else ""
+        self.border_title = f"{document.title or document.id}{count} · {LEGEND}"
         if focus_offset is not None:
             self._pending_focus = focus_offset
             self._pending_top = None
@@ -333,8 +339,8 @@ class DocumentView(QuietScrollView, can_focus=True):
 
     @staticmethod
     def _gutter_width_of(state: RenderState) -> int:
-        ranks = state.rank_cells
-        return len(str(len(state.document.text))) + 2 + (ranks + 1 if ranks else 0)
+        ranks, labels = state.rank_cells, state.layer.label_cells
+        return len(str(len(state.document.text))) + 2 + (labels + 1 if labels else 0) + (ranks + 1 if ranks else 0)
 
     def _layout(self) -> WrappedText | None:
         if self._state is None or self.scrollable_content_region.width <= 0:
@@ -471,14 +477,23 @@ class DocumentView(QuietScrollView, can_focus=True):
     def _gutter_segments(
         self, state: RenderState, layout: WrappedText, line: int, text_width: int, marked: bool
     ) -> list[Segment]:
-        """The paragraph's starting offset on its first line, the rank tag of a chunk starting on the line,
-        the highlight mark of the chunk picked in the ranked list."""
+        """The paragraph's starting offset on its first line, the structure label of a page or element starting
+        on the line, the rank tag of a chunk starting on the line, the highlight mark of the chunk picked in the
+        ranked list."""
         gutter = self._gutter_width_of(state)
         start = layout.owned(line)[0]
         number = f"{start}" if state.layer.starts_paragraph(layout, line) else ""
         gutter_style = self._styles.component("gutter")
-        digits = gutter - 2 - (state.rank_cells + 1 if state.rank_cells else 0)
+        labels = state.layer.label_cells
+        digits = gutter - 2 - (labels + 1 if labels else 0) - (state.rank_cells + 1 if state.rank_cells else 0)
         segments = [Segment(number.rjust(digits) + " ", gutter_style)]
+        if labels:
+            label = state.structure_tags(text_width).get(line, "")
+            kind = "severed" if label == SEVERED_TAG else "structure"
+            segments += [
+                Segment(label, self._styles.component(kind)),
+                Segment(" " * (labels - len(label) + 1), gutter_style),
+            ]
         if state.rank_cells:
             tag, kind = state.rank_tags(text_width).get(line, ("", "gutter"))
             segments += [

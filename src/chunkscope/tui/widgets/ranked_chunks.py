@@ -77,6 +77,7 @@ class RankedChunksView(QuietScrollView, can_focus=True):
         "ranked-chunks--gold",
         "ranked-chunks--gold-cut",
         "ranked-chunks--cut",
+        "ranked-chunks--severed",
         "ranked-chunks--query",
         "ranked-chunks--duplicate",
         "ranked-chunks--unsent",

@@ -23,6 +23,7 @@ from chunkscope.tui.cells import pad, truncate, visible, wrap_text
 from chunkscope.tui.state.rows import APPROXIMATE_MARK, approximate_matches
 from chunkscope.tui.widgets.component_styles import ComponentStyles
 from chunkscope.tui.widgets.delivery_lines import HitStatus
+from chunkscope.tui.widgets.structure_rows import page_note, severed_strips
 from chunkscope.tui.widgets.text_window import INDENT, text_window
 
 _EIGHTHS = "▏▎▍▌▋▊▉"
@@ -116,7 +117,7 @@ def hit_strips(
     marks = chunk_marks(corpus.by_id[chunk.doc], chunk, question, result)
     status_style = styles.component("delivered" if status.delivered else "not-delivered")
     score = f"{hit.score:.4g}"
-    location = f"{chunk.doc} {chunk.start}–{chunk.end} · {chunk.length} ch"
+    location = f"{chunk.doc} {chunk.start}–{chunk.end}{page_note(chunk, corpus)} · {chunk.length} ch"
     if tokens is not None:
         location += f" · {tokens.cost(chunk)} tok"
     head = [
@@ -133,6 +134,7 @@ def hit_strips(
         strips.append(
             Strip([Segment(" " * (INDENT - 1) + detail, styles.component("detail"))]).crop_extend(0, width, styles.base)
         )
+    strips += severed_strips(hit, result, corpus, width, styles)
     strips += before_body_strips(chunk, width, styles)
     strips += text_window(chunk, marks, width, lines, styles)
     return strips
