@@ -48,8 +48,8 @@ from typing import Any
 from chunkscope.collector import collector_paused
 from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
 from chunkscope.io.atomic import remove_temporaries
-from chunkscope.model import Corpus, Question
-from chunkscope.pipeline.evaluate import Evaluator
+from chunkscope.model import Chunk, Corpus, Question
+from chunkscope.pipeline.evaluate import Evaluator, LastUses
 from chunkscope.results import Config, ConfigResult, QuestionResult, QuestionResults, ResultRecipe
 
 ConfigProgress = Callable[[int, str, int, int], None]
@@ -111,7 +111,8 @@ def evaluate_configs(
     workers = min(jobs, len(configs))
     if evaluator is not None or workers <= 1:
         begun()
-        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken)
+        own = evaluator is None  # an evaluator given keeps its caches (the inspector's)
+        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken, own)
     else:
         outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun, taken)
     problems: dict[str, tuple[str, ...]] = {}
@@ -169,11 +170,18 @@ def _failure(exc: Exception) -> _Failure:
 
 
 def _evaluate_here(
-    evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress, taken: Callable[[int, ConfigResult], None]
+    evaluator: Evaluator,
+    configs: Sequence[Config],
+    report: ConfigProgress,
+    taken: Callable[[int, ConfigResult], None],
+    release: bool,
 ) -> list[_Outcome]:
     outcomes = []
+    last_uses = LastUses(configs)
     for position, config in enumerate(configs):
         outcomes.append(_evaluate_one(evaluator, position, config, report))
+        if release:
+            evaluator.release(config, last_uses.after(position))
         taken(position, outcomes[-1].result)
         report(position, FINISHED, 1, 1)
     return outcomes
@@ -223,14 +231,15 @@ def _evaluate_in_pool(
     messages: Any = context.Queue()
     # A forked worker inherits the dataset; a spawned one unpickles it once, in the initializer.
     dataset: object = (corpus, questions) if method == "fork" else dumps((corpus, questions))
-    initargs = (dataset, messages, os.getpid())
+    initargs = (dataset, tuple(configs), messages, os.getpid())
     executor = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=initargs)
     try:
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
         begun()  # the workers are running: the first submit started every one of them
         processes = _worker_processes(executor)
-        outcomes = _collect(futures, messages, report, taken, lambda: any(p.exitcode is not None for p in processes))
+        ended = lambda: any(p.exitcode is not None for p in processes)  # noqa: E731
+        outcomes = _collect(futures, corpus, messages, report, taken, ended)
     except BaseException:
         _stop_workers(executor)
         raise
@@ -240,6 +249,7 @@ def _evaluate_in_pool(
 
 def _collect(
     futures: dict[Future[bytes], int],
+    corpus: Corpus,
     messages: Any,
     report: ConfigProgress,
     taken: Callable[[int, ConfigResult], None],
@@ -255,7 +265,7 @@ def _collect(
         for future in sorted(done, key=futures.__getitem__):
             position = futures[future]
             try:
-                payload = loads(future.result())
+                payload = loads(future.result(), corpus)
             except BrokenProcessPool:
                 raise ChunkscopeError(WORKER_ENDED) from None
             if isinstance(payload, _Failure):
@@ -328,16 +338,19 @@ def _worker_processes(executor: ProcessPoolExecutor) -> list[Any]:
 
 _evaluator: Evaluator | None = None
 _messages: Any = None
+_last_uses: LastUses | None = None
 
 
-def _start_worker(dataset: object, messages: Any, parent: int) -> None:
-    """Pool initializer: end with ``parent``; hold the dataset in a worker-wide Evaluator (chunkings reused)."""
-    global _evaluator, _messages
+def _start_worker(dataset: object, configs: tuple[Config, ...], messages: Any, parent: int) -> None:
+    """Pool initializer: end with ``parent``; hold the dataset in a worker-wide Evaluator (a chunking, index or
+    ranking kept while a later configuration of ``configs`` needs it)."""
+    global _evaluator, _messages, _last_uses
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with_parent(parent)
     corpus, questions = loads(dataset) if isinstance(dataset, bytes) else dataset  # type: ignore[misc]
     _evaluator = Evaluator(corpus, questions)
     _messages = messages
+    _last_uses = LastUses(configs)
 
 
 PR_SET_PDEATHSIG = 1
@@ -382,12 +395,14 @@ def _end_orphan() -> None:
 
 def _work(position: int, config: Config) -> bytes:
     """Evaluate one configuration in a worker: its _Outcome, or a _Failure, pickled."""
-    assert _evaluator is not None, "the pool initializer has not run"
+    assert _evaluator is not None and _last_uses is not None, "the pool initializer has not run"
     try:
         outcome: _Outcome | _Failure = _evaluate_one(_evaluator, position, config, _StageSender(_messages))
     except (ChunkscopeError, ValueError) as exc:
         outcome = _failure(exc)
-    return dumps(outcome)
+    # Tasks are taken in the order of the configurations: only a later one can come to this worker.
+    _evaluator.release(config, _last_uses.after(position))
+    return dumps(outcome, _evaluator.corpus)
 
 
 class _StageSender:
@@ -410,23 +425,34 @@ class _StageSender:
 # --- pickling -------------------------------------------------------------------------------------
 
 
-def dumps(value: object) -> bytes:
+def dumps(value: object, corpus: Corpus | None = None) -> bytes:
     """Pickle ``value``; chunkscope's frozen dataclasses are rebuilt by their constructors.
 
     The default pickling of a slotted dataclass restores each field through ``object.__setattr__``
     in Python, three to four times slower than calling the generated ``__init__``; read-only
     mappings (``MappingProxyType``) cannot be pickled at all. :func:`loads` reads the result.
+
+    With ``corpus`` (which the reading process holds too, and passes to :func:`loads`), a chunk whose text is
+    its document's text at its offsets is written with its offsets only, and ``corpus`` itself as a reference:
+    each configuration's result carries its chunks twice (for display, and in its questions' recipe), and on
+    one huge document their texts made the parent hold several times the corpus.
     """
     buffer = BytesIO()
     with collector_paused():
-        _ValuePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        if corpus is None:
+            _ValuePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        else:
+            _CorpusPickler(buffer, corpus).dump(value)
     return buffer.getvalue()
 
 
-def loads(data: bytes) -> Any:
-    """Unpickle what :func:`dumps` wrote (with the cyclic collector paused: the values hold no cycles)."""
+def loads(data: bytes, corpus: Corpus | None = None) -> Any:
+    """Unpickle what :func:`dumps` wrote (with the cyclic collector paused: the values hold no cycles);
+    ``corpus``: the one it was given."""
     with collector_paused():
-        return pickle.loads(data)
+        if corpus is None:
+            return pickle.loads(data)
+        return _CorpusUnpickler(BytesIO(data), corpus).load()
 
 
 def _read_only_mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
@@ -440,24 +466,28 @@ class PickledRecipe:
     worker sends back, then never cost the parent an unpickling.
     """
 
-    __slots__ = ("_data", "_recipe")
+    __slots__ = ("_corpus", "_data", "_recipe")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, corpus: Corpus | None = None) -> None:
         self._data = data
+        self._corpus = corpus
+        """What the chunks' texts are read from (see :func:`dumps`)."""
         self._recipe: ResultRecipe | None = None
 
     def result(self, position: int) -> QuestionResult:
         """The result of the question at ``position``, from the recipe unpickled on the first call."""
         if self._recipe is None:
-            self._recipe = loads(self._data)
+            self._recipe = loads(self._data, self._corpus)
         return self._recipe.result(position)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return PickledRecipe, (self._data,)
+        return PickledRecipe, (self._data, self._corpus)
 
 
-def _question_results(columns: Any, recipe: bytes, items: list[QuestionResult | None]) -> QuestionResults:
-    return QuestionResults(columns, PickledRecipe(recipe), items)
+def _question_results(
+    columns: Any, recipe: bytes, items: list[QuestionResult | None], corpus: Corpus | None = None
+) -> QuestionResults:
+    return QuestionResults(columns, PickledRecipe(recipe, corpus), items)
 
 
 _NO_FAST_PATH = None
@@ -481,6 +511,8 @@ def _field_getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
 
 
 class _ValuePickler(pickle.Pickler):
+    corpus: Corpus | None = None
+
     def reducer_override(self, obj: Any) -> Any:
         cls = type(obj)
         if cls is MappingProxyType:
@@ -489,8 +521,60 @@ class _ValuePickler(pickle.Pickler):
             columns, recipe, items = obj.__reduce__()[1]
             if isinstance(recipe, PickledRecipe):
                 return NotImplemented  # already bytes: pickled as such
-            return _question_results, (columns, dumps(recipe), items)
+            if self.corpus is None:
+                return _question_results, (columns, dumps(recipe), items)
+            return _question_results, (columns, dumps(recipe, self.corpus), items, self.corpus)
         getter = _field_getter(cls)
         if getter is None:
             return NotImplemented
         return cls, getter(obj)
+
+
+class _CorpusText:
+    """Stands for ``text[start:end]`` of a corpus document in a pickle (a persistent id)."""
+
+    __slots__ = ("where",)
+
+    def __init__(self, doc: str, start: int, end: int) -> None:
+        self.where = (doc, start, end)
+
+
+class _CorpusPickler(_ValuePickler):
+    """Writes ``corpus`` as a reference, and a chunk's text, when it is its document's text there, as offsets."""
+
+    def __init__(self, file: BytesIO, corpus: Corpus) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.corpus = corpus
+        self.texts = {document.id: document.text for document in corpus.documents}
+
+    def persistent_id(self, obj: Any) -> Any:
+        if type(obj) is _CorpusText:
+            return obj.where
+        return CORPUS_REFERENCE if obj is self.corpus else None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is Chunk:
+            text = self.texts.get(obj.doc)
+            if text is not None and len(obj.text) == obj.end - obj.start and text[obj.start : obj.end] == obj.text:
+                where = _CorpusText(obj.doc, obj.start, obj.end)
+                return Chunk, (obj.id, obj.doc, obj.start, obj.end, where, obj.prefix, obj.section, obj.context)
+        return super().reducer_override(obj)
+
+
+CORPUS_REFERENCE = "corpus"
+"""The persistent id of the corpus in a pickle of :func:`dumps` given one."""
+
+
+class _CorpusUnpickler(pickle.Unpickler):
+    """Reads what :class:`_CorpusPickler` wrote, with the same corpus."""
+
+    def __init__(self, file: BytesIO, corpus: Corpus) -> None:
+        super().__init__(file)
+        self.corpus = corpus
+        self.texts = {document.id: document.text for document in corpus.documents}
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid == CORPUS_REFERENCE:
+            return self.corpus
+        doc, start, end = pid
+        return self.texts[doc][start:end]
