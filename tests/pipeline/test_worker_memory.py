@@ -14,7 +14,7 @@ from chunkscope.pipeline import parallel
 from chunkscope.pipeline.config import make_config
 from chunkscope.pipeline.evaluate import Evaluator, LastUses
 from chunkscope.pipeline.parallel import dumps, evaluate_configs, loads
-from chunkscope.results import Config
+from chunkscope.results import Config, QuestionResults
 
 
 def _configs() -> list[Config]:
@@ -94,3 +94,16 @@ def test_a_chunk_not_at_its_offsets_travels_whole(sample: Dataset) -> None:
     other = Corpus(tuple(dataclasses.replace(d, text="x" * len(d.text)) for d in sample.corpus.documents))
     back = loads(dumps(chunks, sample.corpus), other)
     assert back[0].text == "x" * 10 and back[1:3] == chunks[1:3]
+
+
+def test_a_result_and_its_recipe_share_one_copy_of_the_chunks(sample: Dataset) -> None:
+    # The recipe of the question results refers to the result's chunks: read back, they are one tuple, not a
+    # second copy of every chunk made when a report first reads the question results.
+    configs = [make_config("fixed:size=200", "bm25"), make_config("paragraph", "bm25")]
+    for result in evaluate_configs(sample.corpus, sample.questions.questions, configs, 1).results:
+        copy = loads(dumps(result, sample.corpus), sample.corpus)
+        assert isinstance(copy.questions, QuestionResults)
+        assert list(copy.questions) == list(result.questions)
+        assert all(question.units is copy.chunks for question in copy.questions)
+        again = loads(dumps(copy))  # pickled again without the corpus: whole, and equal
+        assert list(again.questions) == list(result.questions) and again.chunks == result.chunks
