@@ -26,7 +26,7 @@ from chunkscope.io.corpus import CORPUS_SUFFIXES
 MEMORY_LIMIT_VARIABLE = "CHUNKSCOPE_MEMORY_LIMIT"
 PEAK_PER_CORPUS_BYTE = {"eval": 28.0, "gold": 20.0}
 """Peak memory per byte of corpus of a command run in one process (eval: the three default configurations
-with ``--jobs 1``, which also holds every result: 25x measured; gold: ``gold check``, 13 to 17x); commands
+with ``--jobs 1``, which also holds every result: 25x measured; gold: ``gold check``, 12 to 17x); commands
 not listed evaluate like ``eval``."""
 PARENT_PER_CORPUS_BYTE = 6.0
 WORKER_PER_CORPUS_BYTE = 11.0
