@@ -36,12 +36,15 @@ def test_under_the_limit_or_without_one_the_command_runs(
 
 
 def test_the_estimate_grows_with_the_corpus() -> None:
-    # 300 MiB of baseline plus the command's factor times the corpus, per evaluating process: by hand,
-    # 100 MB for eval (35x) is 3.8 GB in one process, 7.6 GB in two.
-    check_memory("eval", 100_000_000, 1, {MEMORY_LIMIT_VARIABLE: "4G"})
-    with pytest.raises(ChunkscopeError, match=r"about 7\.6 GB .*70x.*limit of 4\.3 GB"):
-        check_memory("eval", 100_000_000, 2, {MEMORY_LIMIT_VARIABLE: "4G"})
-    check_memory("gold", 100_000_000, 2, {MEMORY_LIMIT_VARIABLE: "3G"})  # gold check: one process, 20x, 2.3 GB
+    # By hand, 100 MB of corpus: in one process 100 MiB + 28 x 100 MB = 2.9 GB; with 8 workers, 9 x 100 MiB
+    # for the main process and the workers + (6 + 8 x 11) x 100 MB = 10.3 GB; gold check 100 MiB + 20 x 100 MB.
+    check_memory("eval", 100_000_000, 1, {MEMORY_LIMIT_VARIABLE: "2800M"})  # 2.94 GB: 2.90 needed
+    with pytest.raises(ChunkscopeError, match=r"about 2\.9 GB .*\(28x its size\).*limit of 2\.8 GB"):
+        check_memory("eval", 100_000_000, 1, {MEMORY_LIMIT_VARIABLE: "2700M"})
+    with pytest.raises(ChunkscopeError, match=r"about 10\.3 GB .*\(94x its size\).*limit of 9\.7 GB"):
+        check_memory("eval", 100_000_000, 8, {MEMORY_LIMIT_VARIABLE: "9G"})
+    check_memory("eval", 100_000_000, 8, {MEMORY_LIMIT_VARIABLE: "9900M"})  # 10.38 GB: 10.34 needed
+    check_memory("gold", 100_000_000, 8, {MEMORY_LIMIT_VARIABLE: "2100M"})  # gold check: one process, 2.1 GB
 
 
 def test_sizes_parse_and_bad_ones_are_named() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunkscope.errors import InputError
-from chunkscope.io.offsets import OffsetError, UnitOffsets
+from chunkscope.io.offsets import BLOCK, OffsetError, UnitOffsets
 from chunkscope.io.questions import load_questions
 from chunkscope.io.squad import load_squad
 from chunkscope.model import Corpus, Document
@@ -102,3 +103,47 @@ def test_squad_answer_start_in_utf16(tmp_path: Path) -> None:
     assert dataset.corpus.by_id["T"].text[span.start : span.end] == "answer"
     with pytest.raises(InputError, match="answer text 'answer' is not at offset 5"):
         load_squad(path)
+
+
+def _long_mixed_text() -> str:
+    """Text several BLOCKs long mixing 1-, 2-, 3- and 4-byte characters (astral ones too), at irregular places."""
+    pieces = ["plain words ", "é", "かな漢字", "😀", "\r\n", "x" * 37, "𝔘"]
+    return "".join(pieces[(i * 7 + i // 3) % len(pieces)] for i in range(60_000))
+
+
+@pytest.mark.parametrize("unit", ["utf8", "utf16"])
+def test_conversions_across_blocks_match_counting_the_prefix(unit: str) -> None:
+    # Counts are kept per block of characters: every offset near a block edge and a spread of others
+    # must convert as counting the prefix's code units does.
+    text = _long_mixed_text()
+    assert len(text) > 3 * BLOCK
+    offsets = UnitOffsets(text, unit)  # type: ignore[arg-type]
+    encoding, width = ("utf-8", 1) if unit == "utf8" else ("utf-16-le", 2)
+
+    def units(i: int) -> int:
+        return len(text[:i].encode(encoding, "surrogatepass")) // width
+
+    assert offsets.length == units(len(text))
+    places = {0, len(text)} | set(range(0, len(text), 4_999))
+    places |= {edge + d for edge in range(0, len(text), BLOCK) for d in (-2, -1, 0, 1, 2) if 0 <= edge + d <= len(text)}
+    for i in sorted(places):
+        assert offsets.from_codepoint(i) == units(i)
+        assert offsets.to_codepoint(units(i)) == i
+        inside = units(i) + 1
+        if i < len(text) and units(i + 1) > inside:  # inside a multi-unit character: refused
+            with pytest.raises(OffsetError):
+                offsets.to_codepoint(inside)
+
+
+def test_conversions_of_a_long_text_take_little_memory() -> None:
+    # A count per character (8 bytes each, about 40 while computed) made the quote/offset checks of one
+    # huge document peak at many times its size; counts are kept per block now.
+    text = _long_mixed_text() * 8
+    tracemalloc.start()
+    try:
+        offsets = UnitOffsets(text, "utf8")
+        assert offsets.to_codepoint(offsets.from_codepoint(len(text) - 5)) == len(text) - 5
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(text) // 2  # a few blocks at a time (a count per character: about 40 bytes each)

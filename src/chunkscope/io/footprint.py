@@ -2,12 +2,11 @@
 when that is more than the machine has.
 
 Peak memory grows with the corpus: its text, each configuration's chunks, the token streams and the index,
-the normalised text that quotes are located in. On a corpus of one huge document (the worst case, measured by
-``benchmarks/bench_huge_document.py``) an evaluation of the default configurations peaked at about
-``PEAK_PER_CORPUS_BYTE["eval"]`` times the document's size in UTF-8 in each process that evaluates (each
-``--jobs`` worker, at most one per configuration), ``gold check`` at about
-``PEAK_PER_CORPUS_BYTE["gold"]`` times. Rather than being killed by the system half-way (or ending in a
-``MemoryError``), a command whose estimate exceeds the limit refuses in one line before it reads the corpus.
+the normalised text that quotes are located in. The factors below are the peaks of the whole process tree
+(PSS summed, workers included) measured on a corpus of one huge document, the worst case
+(``benchmarks/bench_huge_document.py``, 20 and 50 MB), rounded up. Rather than being killed by the system
+half-way (or ending in a ``MemoryError``), a command whose estimate exceeds the limit refuses in one line
+before it reads the corpus.
 
 The limit is ``CHUNKSCOPE_MEMORY_LIMIT`` (``8G``, ``512M``, ``2000000000``; ``none`` turns the check off), or,
 without it, the memory the system reports available (``MemAvailable`` in ``/proc/meminfo``); with neither
@@ -25,12 +24,17 @@ from chunkscope.errors import ChunkscopeError
 from chunkscope.io.corpus import CORPUS_SUFFIXES
 
 MEMORY_LIMIT_VARIABLE = "CHUNKSCOPE_MEMORY_LIMIT"
-PEAK_PER_CORPUS_BYTE = {"eval": 35.0, "gold": 20.0}
-"""Peak memory per byte of corpus of one evaluating process (eval: the three default configurations; gold:
-``gold check``), rounded up from ``bench_huge_document.py`` at 20 MB; commands not listed evaluate like
-``eval``. An evaluation by ``--jobs N`` workers needs this in each worker."""
-BASELINE_BYTES = 300 * 2**20
-"""The interpreter, numpy, numba and chunkscope's own code, before any data."""
+PEAK_PER_CORPUS_BYTE = {"eval": 28.0, "gold": 20.0}
+"""Peak memory per byte of corpus of a command run in one process (eval: the three default configurations
+with ``--jobs 1``, which also holds every result: 25x measured; gold: ``gold check``, 12 to 17x); commands
+not listed evaluate like ``eval``."""
+PARENT_PER_CORPUS_BYTE = 6.0
+WORKER_PER_CORPUS_BYTE = 11.0
+"""With ``--jobs N`` workers: the main process (the dataset, every result as it comes in) and each worker (the
+configuration it evaluates; parts no later one needs are dropped), per byte of corpus. Measured with two
+workers: 26x for the tree (``6 + 2 * 11 = 28`` rounded up)."""
+BASELINE_BYTES = 100 * 2**20
+"""Per process: the interpreter, numpy, numba and chunkscope's own code, before any data."""
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
 
@@ -85,7 +89,7 @@ def check_memory(command: str, size: int, processes: int = 1, environ: Mapping[s
     limit = parse_size(given) if given is not None else available_memory()
     if limit is None:
         return
-    factor = PEAK_PER_CORPUS_BYTE.get(command, PEAK_PER_CORPUS_BYTE["eval"]) * (1 if command == "gold" else processes)
+    factor, processes = peak_factor(command, processes)
     needed = BASELINE_BYTES * processes + factor * size
     if needed <= limit:
         return
@@ -95,6 +99,14 @@ def check_memory(command: str, size: int, processes: int = 1, environ: Mapping[s
         f"chunkscope {command}, more than the limit of {_shown(limit)} ({source}); set {MEMORY_LIMIT_VARIABLE} higher "
         f"(e.g. {MEMORY_LIMIT_VARIABLE}={_suggested(needed)}) or none to run anyway, or split the corpus"
     )
+
+
+def peak_factor(command: str, processes: int) -> tuple[float, int]:
+    """Peak memory per byte of corpus of ``command`` evaluated by ``processes`` processes at once, and how many
+    processes hold the baseline: one alone (``gold check``, ``--jobs 1``), else the main one and its workers."""
+    if command == "gold" or processes <= 1:
+        return PEAK_PER_CORPUS_BYTE.get(command, PEAK_PER_CORPUS_BYTE["eval"]), 1
+    return PARENT_PER_CORPUS_BYTE + WORKER_PER_CORPUS_BYTE * processes, 1 + processes
 
 
 def _shown(size: float) -> str:

@@ -57,17 +57,28 @@ class UnitOffsets:
     def __init__(self, text: str, unit: OffsetUnit) -> None:
         self.text = text
         self.unit = unit
-        self._before: npt.NDArray[np.int64] | None = _cumulative_units(text, unit)
+        self._marks: npt.NDArray[np.int64] | None = _block_marks(text, unit)
+        """Code units of ``text[:i]`` at every multiple ``i`` of BLOCK, then at ``len(text)``; None: the identity.
+        Kept for block starts only (one count per character took 8 bytes a character, 40 while computed)."""
 
     @property
     def identity(self) -> bool:
         """True when every character of the text is one code unit (the unit changes no offset)."""
-        return self._before is None
+        return self._marks is None
 
     @property
     def length(self) -> int:
         """The text's length in the unit."""
-        return len(self.text) if self._before is None else int(self._before[-1])
+        return len(self.text) if self._marks is None else int(self._marks[-1])
+
+    def _before(self, first: int, last: int) -> npt.NDArray[np.int64]:
+        """Code units of ``text[:i]`` for ``i`` in ``first..last``, ``first`` a multiple of BLOCK."""
+        assert self._marks is not None
+        counts = np.empty(last - first + 1, dtype=np.int64)
+        counts[0] = self._marks[first // BLOCK]
+        np.cumsum(_widths(self.text[first:last], self.unit), out=counts[1:])
+        counts[1:] += counts[0]
+        return counts
 
     def to_codepoint(self, offset: int) -> int:
         """The code-point offset of ``offset`` (in the unit); OffsetError if there is none."""
@@ -75,10 +86,16 @@ class UnitOffsets:
             raise OffsetError(
                 f"offset {offset} is outside the document (0..{self.length} {UNIT_NAMES[self.unit]})", inside=False
             )
-        if self._before is None:
+        if self._marks is None:
             return offset
-        index = int(np.searchsorted(self._before, offset))
-        if int(self._before[index]) != offset:
+        # The first i whose count reaches ``offset`` lies in the block before the first mark that does.
+        mark = int(np.searchsorted(self._marks, offset))
+        if mark == 0:
+            return 0
+        first = (mark - 1) * BLOCK
+        counts = self._before(first, min(first + BLOCK, len(self.text)))
+        index = first + int(np.searchsorted(counts, offset))
+        if int(counts[index - first]) != offset:
             raise OffsetError(self._inside_message(offset, index - 1), inside=True)
         return index
 
@@ -86,12 +103,15 @@ class UnitOffsets:
         """The offset in the unit of code-point offset ``index`` (``0 <= index <= len(text)``)."""
         if not 0 <= index <= len(self.text):
             raise ValueError(f"code-point offset {index} is outside the text (0..{len(self.text)})")
-        return index if self._before is None else int(self._before[index])
+        if self._marks is None:
+            return index
+        first = index - index % BLOCK
+        return int(self._before(first, index)[-1])
 
     def _inside_message(self, offset: int, index: int) -> str:
-        assert self._before is not None
         char = self.text[index]
-        first, last = int(self._before[index]), int(self._before[index + 1])
+        first = self.from_codepoint(index)
+        last = first + int(_widths(char, self.unit)[0])
         where = (
             "between the halves of the surrogate pair of" if self.unit == "utf16" else "inside the multi-byte character"
         )
@@ -101,21 +121,31 @@ class UnitOffsets:
         )
 
 
-def _cumulative_units(text: str, unit: OffsetUnit) -> npt.NDArray[np.int64] | None:
-    """``before[i]`` = code units of ``text[:i]`` for ``i`` in 0..len(text); None when that is ``i`` itself."""
-    if unit == "codepoint" or text.isascii():
-        return None
+BLOCK = 1 << 16
+"""Characters between two kept counts of :class:`UnitOffsets` (a conversion counts at most this many)."""
+
+
+def _widths(text: str, unit: OffsetUnit) -> npt.NDArray[np.int64]:
+    """Code units of each character of ``text`` in ``unit`` (``utf8`` or ``utf16``)."""
     points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
     if unit == "utf8":
-        widths = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
-    else:
-        astral = points >= 0x10000
-        if not astral.any():
-            return None
-        widths = 1 + astral.astype(np.int64)
-    before = np.zeros(len(points) + 1, dtype=np.int64)
-    np.cumsum(widths, out=before[1:])
-    return before
+        return 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
+    return 1 + (points >= 0x10000).astype(np.int64)
+
+
+def _block_marks(text: str, unit: OffsetUnit) -> npt.NDArray[np.int64] | None:
+    """Code units of ``text[:i]`` for ``i`` = 0, BLOCK, 2 BLOCK, ... and ``len(text)``; None when the count of
+    every ``text[:i]`` is ``i`` itself (counted a block at a time: a long document never has a count per
+    character in memory)."""
+    if unit == "codepoint" or text.isascii():
+        return None
+    if unit == "utf16" and max(text) <= "\uffff":
+        return None
+    starts = range(0, len(text), BLOCK)
+    marks = np.zeros(len(starts) + 1, dtype=np.int64)
+    for number, start in enumerate(starts, start=1):
+        marks[number] = marks[number - 1] + int(_widths(text[start : start + BLOCK], unit).sum())
+    return marks
 
 
 class ViewOffsets(UnitOffsets):

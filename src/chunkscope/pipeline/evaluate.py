@@ -170,6 +170,24 @@ class Evaluator:
                 del self._indexes[key]
             return len(dropped)
 
+    def release(self, config: Config, still_needed: Callable[[CacheKey], bool]) -> None:
+        """Forget what was cached for ``config`` that ``still_needed`` says no later evaluation needs: its result,
+        and its ranking, index and chunking (keys as :func:`cache_keys` gives them).
+
+        A headless run evaluates each configuration once and hands its result on: kept, every configuration's
+        chunks and index stayed in memory to the end (on one huge document, most of a worker's peak).
+        Nothing cached changes a number: a released part asked for again is computed again, the same.
+        """
+        ranking_key, index_key, chunking_key = cache_keys(config)
+        with self._evaluation_lock:
+            self._results.pop(config, None)
+            if not still_needed(ranking_key):
+                self._rankings.pop(ranking_key, None)  # type: ignore[arg-type]
+            if not still_needed(index_key):
+                self._indexes.pop(index_key, None)  # type: ignore[arg-type]
+            if not still_needed(chunking_key):
+                self._chunkings.pop(config.chunker, None)
+
     def _evaluate(self, config: Config, report: Progress) -> ConfigResult:
         report("chunking", 0, 1)
         indexed = self.chunking(config.chunker)
@@ -207,6 +225,30 @@ class Evaluator:
             questions = QuestionResults(batch_columns(batch, results), batch.results, results)
         summary = summarize(questions, units)
         return ConfigResult(config, summary, questions, units, indexed.chunking.imported)
+
+
+CacheKey = tuple[str | int, ...]
+"""What an evaluator caches a part under: (chunker, retriever, depth) a ranking, (chunker, retriever) an index,
+(chunker,) a chunking."""
+
+
+def cache_keys(config: Config) -> tuple[CacheKey, CacheKey, CacheKey]:
+    """The keys of ``config``'s ranking, index and chunking (see :meth:`Evaluator.release`)."""
+    return (config.chunker, config.retriever, config.depth), (config.chunker, config.retriever), (config.chunker,)
+
+
+class LastUses:
+    """For a list of configurations, the position of the last one needing each cached part."""
+
+    def __init__(self, configs: Sequence[Config]) -> None:
+        self._last: dict[CacheKey, int] = {}
+        for position, config in enumerate(configs):
+            for key in cache_keys(config):
+                self._last[key] = position
+
+    def after(self, position: int) -> Callable[[CacheKey], bool]:
+        """Whether a configuration after ``position`` needs a part (for :meth:`Evaluator.release`)."""
+        return lambda key: self._last.get(key, -1) > position
 
 
 def measured_at_once(

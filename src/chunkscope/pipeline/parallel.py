@@ -7,10 +7,13 @@ only in another process. With ``jobs == 1`` (or one configuration) everything ru
 Workers are started with the ``fork`` method where the platform has it (they inherit the dataset,
 nothing is copied), else ``spawn`` (the dataset is pickled once and sent to each worker by the pool
 initializer). Each task sends one Config and gets back its ConfigResult, pickled with
-:func:`dumps`, which rebuilds chunkscope's frozen slotted dataclasses through their constructors
-(several times faster than their default pickling) and pickles read-only mappings as dicts. What a
+:func:`chunkscope.pipeline.pickling.dumps`, which rebuilds chunkscope's frozen slotted dataclasses through
+their constructors (several times faster than their default pickling) and pickles read-only mappings as dicts. What a
 configuration's question results are built from (its rankings, above all) comes back as bytes,
 unpickled on first use: the summary and the paired tests read only the results' columns.
+Chunk texts come back as offsets into the corpus this process holds (:mod:`chunkscope.pipeline.pickling`).
+A worker (and this process with ``jobs == 1``) forgets each configuration's result, ranking, index and
+chunking once no later configuration needs them: on one huge document they made most of its memory.
 
 Workers ignore SIGINT: Ctrl-C interrupts the parent, which ends the workers and re-raises
 KeyboardInterrupt. Workers end with their parent however it ends (SIGKILL included, which no handler
@@ -25,9 +28,7 @@ the same exception, or, when it does not pickle, one with the same message.
 from __future__ import annotations
 
 import ctypes
-import dataclasses
 import multiprocessing
-import operator
 import os
 import pickle
 import queue
@@ -41,16 +42,18 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
-from io import BytesIO
-from types import MappingProxyType
 from typing import Any
 
-from chunkscope.collector import collector_paused
 from chunkscope.errors import ChunkscopeError, ChunkscopeWarning
 from chunkscope.io.atomic import remove_temporaries
 from chunkscope.model import Corpus, Question
-from chunkscope.pipeline.evaluate import Evaluator
-from chunkscope.results import Config, ConfigResult, QuestionResult, QuestionResults, ResultRecipe
+from chunkscope.pipeline.evaluate import Evaluator, LastUses
+
+# What a worker sends back is written and read by these (re-exported: the distributed executor uses them too).
+from chunkscope.pipeline.pickling import PickledRecipe as PickledRecipe
+from chunkscope.pipeline.pickling import dumps as dumps
+from chunkscope.pipeline.pickling import loads as loads
+from chunkscope.results import Config, ConfigResult
 
 ConfigProgress = Callable[[int, str, int, int], None]
 """Called with (position of the configuration in ``configs``, stage, done, total)."""
@@ -111,7 +114,8 @@ def evaluate_configs(
     workers = min(jobs, len(configs))
     if evaluator is not None or workers <= 1:
         begun()
-        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken)
+        own = evaluator is None  # an evaluator given keeps its caches (the inspector's)
+        outcomes = _evaluate_here(evaluator or Evaluator(corpus, questions), configs, report, taken, own)
     else:
         outcomes = _evaluate_in_pool(corpus, tuple(questions), configs, workers, report, begun, taken)
     problems: dict[str, tuple[str, ...]] = {}
@@ -169,11 +173,18 @@ def _failure(exc: Exception) -> _Failure:
 
 
 def _evaluate_here(
-    evaluator: Evaluator, configs: Sequence[Config], report: ConfigProgress, taken: Callable[[int, ConfigResult], None]
+    evaluator: Evaluator,
+    configs: Sequence[Config],
+    report: ConfigProgress,
+    taken: Callable[[int, ConfigResult], None],
+    release: bool,
 ) -> list[_Outcome]:
     outcomes = []
+    last_uses = LastUses(configs)
     for position, config in enumerate(configs):
         outcomes.append(_evaluate_one(evaluator, position, config, report))
+        if release:
+            evaluator.release(config, last_uses.after(position))
         taken(position, outcomes[-1].result)
         report(position, FINISHED, 1, 1)
     return outcomes
@@ -223,14 +234,15 @@ def _evaluate_in_pool(
     messages: Any = context.Queue()
     # A forked worker inherits the dataset; a spawned one unpickles it once, in the initializer.
     dataset: object = (corpus, questions) if method == "fork" else dumps((corpus, questions))
-    initargs = (dataset, messages, os.getpid())
+    initargs = (dataset, tuple(configs), messages, os.getpid())
     executor = ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=initargs)
     try:
         with _sigint_ignored():  # workers start inside (on the first submit) and inherit the ignored SIGINT
             futures = {executor.submit(_work, position, config): position for position, config in enumerate(configs)}
         begun()  # the workers are running: the first submit started every one of them
         processes = _worker_processes(executor)
-        outcomes = _collect(futures, messages, report, taken, lambda: any(p.exitcode is not None for p in processes))
+        ended = lambda: any(p.exitcode is not None for p in processes)  # noqa: E731
+        outcomes = _collect(futures, corpus, messages, report, taken, ended)
     except BaseException:
         _stop_workers(executor)
         raise
@@ -240,6 +252,7 @@ def _evaluate_in_pool(
 
 def _collect(
     futures: dict[Future[bytes], int],
+    corpus: Corpus,
     messages: Any,
     report: ConfigProgress,
     taken: Callable[[int, ConfigResult], None],
@@ -255,7 +268,7 @@ def _collect(
         for future in sorted(done, key=futures.__getitem__):
             position = futures[future]
             try:
-                payload = loads(future.result())
+                payload = loads(future.result(), corpus)
             except BrokenProcessPool:
                 raise ChunkscopeError(WORKER_ENDED) from None
             if isinstance(payload, _Failure):
@@ -328,16 +341,19 @@ def _worker_processes(executor: ProcessPoolExecutor) -> list[Any]:
 
 _evaluator: Evaluator | None = None
 _messages: Any = None
+_last_uses: LastUses | None = None
 
 
-def _start_worker(dataset: object, messages: Any, parent: int) -> None:
-    """Pool initializer: end with ``parent``; hold the dataset in a worker-wide Evaluator (chunkings reused)."""
-    global _evaluator, _messages
+def _start_worker(dataset: object, configs: tuple[Config, ...], messages: Any, parent: int) -> None:
+    """Pool initializer: end with ``parent``; hold the dataset in a worker-wide Evaluator (a chunking, index or
+    ranking kept while a later configuration of ``configs`` needs it)."""
+    global _evaluator, _messages, _last_uses
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with_parent(parent)
     corpus, questions = loads(dataset) if isinstance(dataset, bytes) else dataset  # type: ignore[misc]
     _evaluator = Evaluator(corpus, questions)
     _messages = messages
+    _last_uses = LastUses(configs)
 
 
 PR_SET_PDEATHSIG = 1
@@ -382,12 +398,14 @@ def _end_orphan() -> None:
 
 def _work(position: int, config: Config) -> bytes:
     """Evaluate one configuration in a worker: its _Outcome, or a _Failure, pickled."""
-    assert _evaluator is not None, "the pool initializer has not run"
+    assert _evaluator is not None and _last_uses is not None, "the pool initializer has not run"
     try:
         outcome: _Outcome | _Failure = _evaluate_one(_evaluator, position, config, _StageSender(_messages))
     except (ChunkscopeError, ValueError) as exc:
         outcome = _failure(exc)
-    return dumps(outcome)
+    # Tasks are taken in the order of the configurations: only a later one can come to this worker.
+    _evaluator.release(config, _last_uses.after(position))
+    return dumps(outcome, _evaluator.corpus)
 
 
 class _StageSender:
@@ -405,92 +423,3 @@ class _StageSender:
         self.last = (position, stage)
         self.sent_at = now
         self.messages.put((position, stage, done, total))
-
-
-# --- pickling -------------------------------------------------------------------------------------
-
-
-def dumps(value: object) -> bytes:
-    """Pickle ``value``; chunkscope's frozen dataclasses are rebuilt by their constructors.
-
-    The default pickling of a slotted dataclass restores each field through ``object.__setattr__``
-    in Python, three to four times slower than calling the generated ``__init__``; read-only
-    mappings (``MappingProxyType``) cannot be pickled at all. :func:`loads` reads the result.
-    """
-    buffer = BytesIO()
-    with collector_paused():
-        _ValuePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
-    return buffer.getvalue()
-
-
-def loads(data: bytes) -> Any:
-    """Unpickle what :func:`dumps` wrote (with the cyclic collector paused: the values hold no cycles)."""
-    with collector_paused():
-        return pickle.loads(data)
-
-
-def _read_only_mapping(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
-    return MappingProxyType(items)
-
-
-class PickledRecipe:
-    """A :class:`ResultRecipe` kept as the bytes :func:`dumps` made of it, unpickled when a result is first built.
-
-    A sweep's reports read each configuration's summary and columns only: its rankings, most of what a
-    worker sends back, then never cost the parent an unpickling.
-    """
-
-    __slots__ = ("_data", "_recipe")
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-        self._recipe: ResultRecipe | None = None
-
-    def result(self, position: int) -> QuestionResult:
-        """The result of the question at ``position``, from the recipe unpickled on the first call."""
-        if self._recipe is None:
-            self._recipe = loads(self._data)
-        return self._recipe.result(position)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return PickledRecipe, (self._data,)
-
-
-def _question_results(columns: Any, recipe: bytes, items: list[QuestionResult | None]) -> QuestionResults:
-    return QuestionResults(columns, PickledRecipe(recipe), items)
-
-
-_NO_FAST_PATH = None
-_FIELD_GETTERS: dict[type, Callable[[Any], tuple[Any, ...]] | None] = {}
-
-
-def _field_getter(cls: type) -> Callable[[Any], tuple[Any, ...]] | None:
-    """A function returning an instance's constructor arguments, for chunkscope's frozen dataclasses."""
-    if cls in _FIELD_GETTERS:
-        return _FIELD_GETTERS[cls]
-    getter = _NO_FAST_PATH
-    params = getattr(cls, "__dataclass_params__", None)
-    if cls.__module__.startswith("chunkscope.") and params is not None and params.frozen:
-        fields = dataclasses.fields(cls)
-        if all(f.init and not f.kw_only for f in fields) and fields:
-            names = [f.name for f in fields]
-            many = operator.attrgetter(*names)
-            getter = many if len(names) > 1 else (lambda value: (many(value),))
-    _FIELD_GETTERS[cls] = getter
-    return getter
-
-
-class _ValuePickler(pickle.Pickler):
-    def reducer_override(self, obj: Any) -> Any:
-        cls = type(obj)
-        if cls is MappingProxyType:
-            return _read_only_mapping, (dict(obj),)
-        if cls is QuestionResults:
-            columns, recipe, items = obj.__reduce__()[1]
-            if isinstance(recipe, PickledRecipe):
-                return NotImplemented  # already bytes: pickled as such
-            return _question_results, (columns, dumps(recipe), items)
-        getter = _field_getter(cls)
-        if getter is None:
-            return NotImplemented
-        return cls, getter(obj)
