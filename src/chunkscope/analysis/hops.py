@@ -49,3 +49,9 @@ def hop_details(question: Question, result: QuestionResult) -> tuple[HopDetail, 
 def missing_hop_details(question: Question, result: QuestionResult) -> tuple[HopDetail, ...]:
     """The hops of ``question`` the core counts as missing under ``result`` (``missing_hops``), in order."""
     return tuple(detail for detail in hop_details(question, result) if not detail.delivered)
+
+
+def some_hop_missing(result: QuestionResult) -> bool:
+    """A multi-hop question (two hops or more) with some hop the delivered context lacks: the multi-hop
+    questions ``all_hops_delivered`` does not count."""
+    return result.hop_count >= 2 and bool(result.missing_hops)

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
+from chunkscope.model import Question
 from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
@@ -25,6 +26,7 @@ from chunkscope.tui.widgets.answer_lines import split_answer_line
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
+from chunkscope.tui.widgets.hop_lines import hops_line
 from chunkscope.tui.widgets.question_list import move_mark
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
@@ -32,12 +34,16 @@ from chunkscope.tui.widgets.status_bar import StatusBar
 SIDES: tuple[Side, Side] = ("a", "b")
 
 
-def side_line(name: str, result: QuestionResult, shown: ConfigResult) -> Text:
-    """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view."""
+def side_line(name: str, result: QuestionResult, shown: ConfigResult, question: Question | None = None) -> Text:
+    """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view (and, for a multi-hop ``question``,
+    ``· hops 1 of 2 delivered · missing: …``)."""
     status = status_of(result)
     text = Text()  # wraps: the reason's end (``cut at 800``) is the point
     text.append(f"{name} {status.glyph} {status.word}", style="bold")
     text.append(f" · rank {result.first_correct_rank or '–'} · {failure_detail(result, shown.config)}")
+    hops = hops_line(question, result) if question is not None else ""
+    if hops:
+        text.append(f" · {hops}")
     return text
 
 
@@ -57,10 +63,10 @@ def compare_question_text(
             notes.append("newly lost")
         text.append(f"   {mark} {' · '.join(notes)}", style="bold")
     text.append("\n")
-    text.append_text(side_line("A", row.result, shown_a))
+    text.append_text(side_line("A", row.result, shown_a, row.question))
     if row.result_b is not None and shown_b is not None:
         text.append("\n")
-        text.append_text(side_line("B", row.result_b, shown_b))
+        text.append_text(side_line("B", row.result_b, shown_b, row.question))
     if answers is not None:
         sides = [("A", shown_a)] + ([("B", shown_b)] if shown_b is not None else [])
         text.append("\n")
@@ -92,7 +98,7 @@ class CompareScreen(SessionScreen):
                 yield search_box("search: id or query text", "compare-search")
                 yield self.new_question_list("compare-list")
             with Vertical(id="compare-detail"):
-                yield FittedPanel(7, id="compare-question")
+                yield FittedPanel(9 if self.session.multi_hop else 7, id="compare-question")
                 with Horizontal(id="compare-ranked"):
                     yield RankedChunksView(id="compare-ranked-a")
                     yield RankedChunksView(id="compare-ranked-b")

@@ -26,18 +26,23 @@ from chunkscope.tui.widgets.answer_lines import answer_text
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
+from chunkscope.tui.widgets.hop_lines import HOPS_LEGEND, hops_line
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
 
 
 def question_line(row: QuestionRow, config: Config) -> Text:
-    """``✂ q39 · query`` and, below, the state and the core's one-line reason."""
+    """``✂ q39 · query`` and, below, the state and the core's one-line reason (and, for a multi-hop question,
+    its hops delivered and the missing ones by name)."""
     text = Text(no_wrap=False)
     text.append(f"{row.status.glyph} ", style="bold")
     text.append(row.question.id, style="bold")
     text.append(f"  {' '.join(row.question.query.split())}\n")
     text.append(f"{row.status.word} · {row.cause.value}: ", style="dim")
     text.append(failure_detail(row.result, config), style="dim italic")
+    hops = hops_line(row.question, row.result)
+    if hops:  # multi-hop questions only: every other question reads as before
+        text.append(f"\n{hops}")
     return text
 
 
@@ -59,7 +64,7 @@ class InspectScreen(SessionScreen):
                 yield search_box("search: id or query text (enter keeps it, esc clears)", "inspect-search")
                 yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
-                yield FittedPanel(4, id="inspect-question")
+                yield FittedPanel(6 if self.session.multi_hop else 4, id="inspect-question")
                 answer = FittedPanel(6, id="inspect-answer")
                 answer.display = self.session.answers is not None  # only with --answers: no line otherwise
                 yield answer
@@ -112,6 +117,8 @@ class InspectScreen(SessionScreen):
         where = self.where_text()
         if self.has_fragility:
             where += f"{' · ' if where else ''}~ fragile OK · + OK nearby"
+        if self.session.multi_hop:
+            where += f"{' · ' if where else ''}{HOPS_LEGEND}"
         note = self.answers_note()
         if note:
             where += f"{' · ' if where else ''}{note}"
