@@ -55,7 +55,7 @@ class ChunkscopeCommands(Provider):
         screen = self.screen
         if not isinstance(screen, SessionScreen):
             return
-        for state in filter_cycle(screen.compare, screen.has_fragility, screen.has_answers):
+        for state in filter_cycle(screen.compare, screen.has_fragility, screen.has_answers, screen.session.multi_hop):
             yield PaletteCommand(
                 f"Filter: show {state}",
                 f"List only {state} questions",

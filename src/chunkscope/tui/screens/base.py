@@ -247,7 +247,9 @@ class SessionScreen(PacedScreen):
             self.session.keep_selected(self.VIEW)
         self._listed_from = all_rows
         rows = self.session.visible_rows(self.VIEW)
-        row = self.question_list.show(rows, self.session.selected_id, compare=self.compare, answers=self.has_answers)
+        row = self.question_list.show(
+            rows, self.session.selected_id, compare=self.compare, answers=self.has_answers, hops=self.session.multi_hop
+        )
         if row is not None:
             self.session.selected_id = row.question.id
         total = len(all_rows)
@@ -328,7 +330,7 @@ class SessionScreen(PacedScreen):
     def action_filter_next(self, step: int) -> None:
         """Next list filter."""
         current = self.session.views[self.VIEW].filter.state
-        filters = filter_cycle(self.compare, self.has_fragility, self.has_answers)
+        filters = filter_cycle(self.compare, self.has_fragility, self.has_answers, self.session.multi_hop)
         self._apply_filter(state=cycle(filters, current, step), cell=None)
 
     @property

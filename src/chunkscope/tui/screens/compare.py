@@ -13,7 +13,7 @@ from textual.widgets import Footer
 
 from chunkscope.analysis.diagnose import failure_detail
 from chunkscope.analysis.tables import severed_rows
-from chunkscope.model import Corpus
+from chunkscope.model import Corpus, Question
 from chunkscope.results import ConfigResult, QuestionResult, RankedChunk
 from chunkscope.tui import messages
 from chunkscope.tui.actions import Place, bindings_for
@@ -27,6 +27,7 @@ from chunkscope.tui.widgets.answer_lines import split_answer_line
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
+from chunkscope.tui.widgets.hop_lines import hops_line
 from chunkscope.tui.widgets.question_list import move_mark
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
@@ -35,15 +36,25 @@ from chunkscope.tui.widgets.structure_rows import page_gold_lines
 SIDES: tuple[Side, Side] = ("a", "b")
 
 
-def side_line(name: str, result: QuestionResult, shown: ConfigResult, corpus: Corpus | None = None) -> Text:
+def side_line(
+    name: str,
+    result: QuestionResult,
+    shown: ConfigResult,
+    corpus: Corpus | None = None,
+    question: Question | None = None,
+) -> Text:
     """``A ✂ lost · CUT: no chunk contains …`` for one side of the split view (with the table rows delivered
-    without their header, given the ``corpus``)."""
+    without their header, given the ``corpus``, and, for a multi-hop ``question``, ``· hops 1 of 2 delivered ·
+    missing: …``)."""
     status = status_of(result)
     text = Text()  # wraps: the reason's end (``cut at 800``) is the point
     text.append(f"{name} {status.glyph} {status.word}", style="bold")
     severed = severed_rows(result, corpus) if corpus is not None else ()
     detail = failure_detail(result, shown.config, severed=severed)
     text.append(f" · rank {result.first_correct_rank or '–'} · {detail}")
+    hops = hops_line(question, result) if question is not None else ""
+    if hops:
+        text.append(f" · {hops}")
     return text
 
 
@@ -68,11 +79,11 @@ def compare_question_text(
             notes.append("newly lost")
         text.append(f"   {mark} {' · '.join(notes)}", style="bold")
     text.append("\n")
-    text.append_text(side_line("A", row.result, shown_a, corpus))
+    text.append_text(side_line("A", row.result, shown_a, corpus, row.question))
     sides = [("A", row.result)]
     if row.result_b is not None and shown_b is not None:
         text.append("\n")
-        text.append_text(side_line("B", row.result_b, shown_b, corpus))
+        text.append_text(side_line("B", row.result_b, shown_b, corpus, row.question))
         sides.append(("B", row.result_b))
     for line in page_gold_lines(row.question, sides):
         text.append(f"\n{line}", style="dim")
@@ -107,7 +118,7 @@ class CompareScreen(SessionScreen):
                 yield search_box("search: id or query text", "compare-search")
                 yield self.new_question_list("compare-list")
             with Vertical(id="compare-detail"):
-                yield FittedPanel(7, id="compare-question")
+                yield FittedPanel(9 if self.session.multi_hop else 7, id="compare-question")
                 with Horizontal(id="compare-ranked"):
                     yield RankedChunksView(id="compare-ranked-a")
                     yield RankedChunksView(id="compare-ranked-b")

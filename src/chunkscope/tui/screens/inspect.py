@@ -28,6 +28,7 @@ from chunkscope.tui.widgets.answer_lines import answer_text
 from chunkscope.tui.widgets.config_bar import ConfigBar, SideLine
 from chunkscope.tui.widgets.document_view import DocumentView
 from chunkscope.tui.widgets.fitted_panel import FittedPanel
+from chunkscope.tui.widgets.hop_lines import HOPS_LEGEND, hops_line
 from chunkscope.tui.widgets.ranked_chunks import RankedChunksView
 from chunkscope.tui.widgets.status_bar import StatusBar
 from chunkscope.tui.widgets.structure_rows import page_gold_lines
@@ -35,7 +36,8 @@ from chunkscope.tui.widgets.structure_rows import page_gold_lines
 
 def question_line(row: QuestionRow, config: Config, corpus: Corpus | None = None) -> Text:
     """``✂ q39 · query`` and, below, the state and the core's one-line reason (with the table rows delivered
-    without their header, given the ``corpus``), and the page gold (``gold: p. 12 of report.pdf``) if any."""
+    without their header, given the ``corpus``; for a multi-hop question, its hops delivered and the missing ones by
+    name), and the page gold (``gold: p. 12 of report.pdf``) if any."""
     text = Text(no_wrap=False)
     text.append(f"{row.status.glyph} ", style="bold")
     text.append(row.question.id, style="bold")
@@ -43,6 +45,9 @@ def question_line(row: QuestionRow, config: Config, corpus: Corpus | None = None
     text.append(f"{row.status.word} · {row.cause.value}: ", style="dim")
     severed = severed_rows(row.result, corpus) if corpus is not None else ()
     text.append(failure_detail(row.result, config, severed=severed), style="dim italic")
+    hops = hops_line(row.question, row.result)
+    if hops:  # multi-hop questions only: every other question reads as before
+        text.append(f"\n{hops}")
     for line in page_gold_lines(row.question, [("", row.result)]):
         text.append(f"\n{line}", style="dim")
     return text
@@ -66,7 +71,7 @@ class InspectScreen(SessionScreen):
                 yield search_box("search: id or query text (enter keeps it, esc clears)", "inspect-search")
                 yield self.new_question_list("inspect-list")
             with Vertical(id="inspect-detail"):
-                yield FittedPanel(4, id="inspect-question")
+                yield FittedPanel(6 if self.session.multi_hop else 4, id="inspect-question")
                 answer = FittedPanel(6, id="inspect-answer")
                 answer.display = self.session.answers is not None  # only with --answers: no line otherwise
                 yield answer
@@ -119,6 +124,8 @@ class InspectScreen(SessionScreen):
         where = self.where_text()
         if self.has_fragility:
             where += f"{' · ' if where else ''}~ fragile OK · + OK nearby"
+        if self.session.multi_hop:
+            where += f"{' · ' if where else ''}{HOPS_LEGEND}"
         note = self.answers_note()
         if note:
             where += f"{' · ' if where else ''}{note}"

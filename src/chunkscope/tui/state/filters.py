@@ -1,4 +1,4 @@
-"""Which questions a view lists, and in which order: the state, movement, fragility, answer, cause, tag,
+"""Which questions a view lists, and in which order: the state, movement, fragility, answer, hop, cause, tag,
 transition-cell and text filters, and the split view's sort by rank change."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Literal, TypedDict
 from chunkscope.analysis.compare import QuestionMove, State
 from chunkscope.analysis.diagnose import FailureCause
 from chunkscope.analysis.fragility import Verdict
+from chunkscope.analysis.hops import some_hop_missing
 from chunkscope.results import QuestionResult
 from chunkscope.tui.state.answers import ANSWER_FILTERS, filter_class
 from chunkscope.tui.state.rows import QuestionRow
@@ -26,6 +27,9 @@ MOVE_FILTERS: tuple[str, ...] = ("moved", "better", "worse", "recovered", "newly
 
 FRAGILITY_FILTERS: tuple[str, ...] = (Verdict.FRAGILE_OK.value, Verdict.ROBUST_OK.value)
 """Single-view filters on the core's fragility verdict, once fragility is computed for A."""
+
+HOP_FILTERS: tuple[str, ...] = ("some hop missing",)
+"""Multi-hop sets only: multi-hop questions with some hop not delivered (under A, or under B in the split view)."""
 
 ListOrder = Literal["default", "improved", "regressed"]
 """The split view's order: question-set order, biggest rank improvement first, biggest regression first."""
@@ -55,6 +59,8 @@ def _result_accepts(name: str, result: QuestionResult) -> bool:
         return bool(result.cuts)
     if name == "incomplete":
         return not result.lost and not result.complete
+    if name in HOP_FILTERS:
+        return some_hop_missing(result)
     return True
 
 
@@ -131,13 +137,15 @@ class FilterChanges(TypedDict, total=False):
     tag: str | None
 
 
-def filter_cycle(compare: bool, fragility: bool = False, answers: bool = False) -> tuple[str, ...]:
-    """The filters ``f`` steps through: the state filters, plus the movement filters in the split view,
-    and in the single view the fragility verdicts once fragility is computed (``fragility``) and the
-    attribution classes while the answers' own configuration is shown (``answers``)."""
+def filter_cycle(compare: bool, fragility: bool = False, answers: bool = False, hops: bool = False) -> tuple[str, ...]:
+    """The filters ``f`` steps through: the state filters, then ``some hop missing`` for a question set with
+    multi-hop questions (``hops``), plus the movement filters in the split view, and in the single view the
+    fragility verdicts once fragility is computed (``fragility``) and the attribution classes while the answers'
+    own configuration is shown (``answers``)."""
+    states = STATE_FILTERS + (HOP_FILTERS if hops else ())
     if compare:
-        return STATE_FILTERS + MOVE_FILTERS
-    return STATE_FILTERS + (FRAGILITY_FILTERS if fragility else ()) + (ANSWER_FILTERS if answers else ())
+        return states + MOVE_FILTERS
+    return states + (FRAGILITY_FILTERS if fragility else ()) + (ANSWER_FILTERS if answers else ())
 
 
 def ordered(rows: Sequence[QuestionRow], order: ListOrder) -> tuple[QuestionRow, ...]:

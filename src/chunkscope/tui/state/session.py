@@ -54,6 +54,9 @@ class Session:
         self.answers = answers
         """Generated answers (``--answers``) and the configuration they belong to."""
         self.questions: tuple[Question, ...] = dataset.questions.questions
+        self.multi_hop = any(question.hop_count >= 2 for question in self.questions)
+        """Some question has two hops or more (HotpotQA, MultiHop-RAG): the list counts hops, ``f`` finds a
+        missing one, the detail names it."""
         self.evaluator = Evaluator(dataset.corpus, self.questions)
         self.a = Slot(config_a)
         self.b: Slot | None = Slot(config_b) if config_b is not None else None

@@ -27,12 +27,15 @@ from chunkscope.tui.actions import Place, bindings_for
 from chunkscope.tui.cells import pad, truncate
 from chunkscope.tui.state.answers import ANSWER_MARKS
 from chunkscope.tui.state.rows import APPROXIMATE_MARK, QuestionRow, Status, approximate_matches
+from chunkscope.tui.widgets.hop_lines import hop_mark
 from chunkscope.tui.widgets.quiet_scroll import QuietScrollView
 
 ID_WIDTH_LIMIT = 16
 STATE_WIDTH = 4
 """Cells of the state column, widened to the longest state shown (``pieces``)."""
 CAUSE_WIDTH = 13
+HOPS_WIDTH = 3
+"""Cells of the hop-count column (``1/2``), widened to the longest count shown; only for multi-hop sets."""
 QUERY_ROOM = 16
 """Cells the query keeps at least before the cause column is shown."""
 
@@ -133,6 +136,9 @@ class QuestionList(QuietScrollView, can_focus=True):
         """The rows carry fragility: a mark column follows the status glyph."""
         self.marks_answers = False
         """The rows carry answers attributed under the shown configuration: a mark column follows."""
+        self.marks_hops = False
+        """The question set has multi-hop questions: a hop-count column follows the state (single view)."""
+        self._hops_width = HOPS_WIDTH
         self.on_move = on_move
         """Called with the new row when the user moves the cursor (keys, mouse), in the same turn: the
         selection model must follow a key before the next key is handled, which a message would not."""
@@ -155,10 +161,16 @@ class QuestionList(QuietScrollView, can_focus=True):
         return self.rows[self.cursor] if 0 <= self.cursor < len(self.rows) else None
 
     def show(
-        self, rows: Sequence[QuestionRow], selected_id: str | None, compare: bool = False, answers: bool = False
+        self,
+        rows: Sequence[QuestionRow],
+        selected_id: str | None,
+        compare: bool = False,
+        answers: bool = False,
+        hops: bool = False,
     ) -> QuestionRow | None:
         """Show ``rows`` with the cursor on ``selected_id`` (the first row when it is not among them); ``answers``:
-        the rows carry answers (the mark column stays when none of those listed is answered).
+        the rows carry answers (the mark column stays when none of those listed is answered); ``hops``: the
+        question set has multi-hop questions (the hop-count column stays when no listed question misses a hop).
 
         Returns the row under the cursor; the caller owns the selection, so nothing is announced.
         """
@@ -166,6 +178,9 @@ class QuestionList(QuietScrollView, can_focus=True):
         self.compare = compare
         self.marks_fragility = not compare and any(row.fragility is not None for row in self.rows)
         self.marks_answers = not compare and (answers or any(row.answer is not None for row in self.rows))
+        self.marks_hops = not compare and hops
+        if self.marks_hops:
+            self._hops_width = max([HOPS_WIDTH, *(len(hop_mark(row.result)) for row in self.rows)])
         self._strips.clear()
         # Thousands of rows on every change of configuration: ids are measured the cheap way when ASCII,
         # and each distinct state (a handful) once.
@@ -324,6 +339,9 @@ class QuestionList(QuietScrollView, can_focus=True):
                 Segment(" " + pad(row.question.id, self._id_width), base),
                 Segment(" " + pad(row.state, self._state_width), base),
             ]
+            if self.marks_hops:  # 1/2: hops delivered of the question's hops, when some hop is missing
+                hops = hop_mark(row.result)
+                segments.append(Segment(" " + pad(hops, self._hops_width), styled("question-list--partial")))
             # The cause column only when the query keeps some room: in a narrow list the detail names it.
             if width - sum(segment.cell_length for segment in segments) - CAUSE_WIDTH - 2 >= QUERY_ROOM:
                 cause = "" if row.cause is FailureCause.OK else row.cause.value.lower()
