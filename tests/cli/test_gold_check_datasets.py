@@ -33,8 +33,9 @@ def test_gold_check_reads_the_format(
     assert "recognised by its content" in err
 
 
-def test_a_bad_fact_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["gold", "check", "--dataset", str(DATASETS / "hotpotqa" / "bad_facts.json")]) == 2
+def test_eval_refuses_a_bad_fact_in_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    # gold check lists bad facts as findings (below); eval still refuses the file at the first one
+    assert main(["eval", "--dataset", str(DATASETS / "hotpotqa" / "bad_facts.json")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 + err.count("read as")  # the notice, then the one error line
     assert "bad_facts.json:2: field 'supporting_facts[0][1]': sentence 7 is outside paragraph" in err
