@@ -105,6 +105,15 @@ BAD_FACTS = [
         },
     ),
     (
+        DATASETS / "squad" / "gold_check.json",
+        ["--squad-answers", "any"],
+        {
+            ("mismatch", "s-two-bad", "", "data[0].paragraphs[0].qas[1].answers[0].answer_start"),  # "each May" at 10
+            ("out_of_range", "s-two-bad", "", "data[0].paragraphs[0].qas[1].answers[1].answer_start"),  # -4
+            ("mismatch", "s-bad", "", "data[0].paragraphs[0].qas[2].answers[0].answer_start"),
+        },
+    ),
+    (
         PASSAGES,
         SAMPLE,
         {
@@ -113,7 +122,7 @@ BAD_FACTS = [
         },
     ),
 ]
-FORMAT_IDS = ["hotpotqa", "multihop-rag", "natural-questions", "legalbench-rag", "qasper", "passages"]
+FORMAT_IDS = ["hotpotqa", "multihop-rag", "natural-questions", "legalbench-rag", "qasper", "squad", "passages"]
 UNRESOLVED = ("not_found", "ambiguous", "mismatch", "out_of_range")
 
 

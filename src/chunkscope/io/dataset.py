@@ -152,7 +152,7 @@ def _load(
             if corpus is not None:
                 raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
             return (
-                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold)
+                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
                 if option == "--squad"
                 else load_tydi(path, tydi_language, skip_bad_gold)
             )
