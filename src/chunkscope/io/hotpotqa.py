@@ -18,7 +18,8 @@ own leading space), so:
   title, by the quote ladder (``--gold-match``).
 
 Bad facts (a sentence index outside its paragraph, a title not in the context, an empty sentence) refuse
-the file naming row and field, or with ``--skip-bad-gold`` leave the question out, counted by reason.
+the file naming row and field, or with ``--skip-bad-gold`` leave the question out, counted by reason; a
+lenient load (``gold check``) looks at every fact and also lists each bad one in ``QuestionSet.issues``.
 A question without supporting facts (the fullwiki test set) is left out and counted.
 The HuggingFace export's shapes (``context: {title: [...], sentences: [[...]]}``, ``supporting_facts:
 {title: [...], sent_id: [...]}``, one row per line) are read the same way.
