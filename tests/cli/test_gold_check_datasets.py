@@ -114,6 +114,15 @@ BAD_FACTS = [
         },
     ),
     (
+        DATASETS / "hf" / "squad_gold_check.jsonl",
+        ["--squad-answers", "any"],
+        {
+            ("mismatch", "h-two-bad", ":2", "answers.answer_start[0]"),  # "whale oil" is at 63, not 62
+            ("out_of_range", "h-two-bad", ":2", "answers.answer_start[1]"),  # -3
+            ("mismatch", "h-bad", ":3", "answers.answer_start[0]"),  # "1902" is at 79, not 80
+        },
+    ),
+    (
         PASSAGES,
         SAMPLE,
         {
@@ -122,7 +131,7 @@ BAD_FACTS = [
         },
     ),
 ]
-FORMAT_IDS = ["hotpotqa", "multihop-rag", "natural-questions", "legalbench-rag", "qasper", "squad", "passages"]
+FORMAT_IDS = ["hotpotqa", "multihop-rag", "natural-questions", "legalbench-rag", "qasper", "squad", "hf-squad", "passages"]
 UNRESOLVED = ("not_found", "ambiguous", "mismatch", "out_of_range")
 
 

@@ -159,7 +159,7 @@ def _load(
     if chroma is not None:
         return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
     if testset is not None:
-        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold)
+        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
         if exported is not None:
             if corpus is not None:
                 raise InputError(
