@@ -123,6 +123,15 @@ BAD_FACTS = [
         },
     ),
     (
+        DATASETS / "tydi" / "gold_check.jsonl",
+        [],
+        {
+            ("out_of_range", "302", ":2", "passage_answer_candidates[0].plaintext_end_byte"),  # 40 > 33 bytes
+            ("out_of_range", "302", ":2", "annotations[0].minimal_answer.plaintext_start_byte"),  # inside 東
+            ("out_of_range", "303", ":3", "annotations[0].minimal_answer.plaintext_end_byte"),  # inside は
+        },
+    ),
+    (
         PASSAGES,
         SAMPLE,
         {
@@ -131,7 +140,17 @@ BAD_FACTS = [
         },
     ),
 ]
-FORMAT_IDS = ["hotpotqa", "multihop-rag", "natural-questions", "legalbench-rag", "qasper", "squad", "hf-squad", "passages"]
+FORMAT_IDS = [
+    "hotpotqa",
+    "multihop-rag",
+    "natural-questions",
+    "legalbench-rag",
+    "qasper",
+    "squad",
+    "hf-squad",
+    "tydi",
+    "passages",
+]
 UNRESOLVED = ("not_found", "ambiguous", "mismatch", "out_of_range")
 
 

@@ -154,7 +154,7 @@ def _load(
             return (
                 load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
                 if option == "--squad"
-                else load_tydi(path, tydi_language, skip_bad_gold)
+                else load_tydi(path, tydi_language, skip_bad_gold, lenient)
             )
     if chroma is not None:
         return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
