@@ -132,6 +132,15 @@ BAD_FACTS = [
         },
     ),
     (
+        DATASETS / "chroma" / "gold_check.csv",
+        ["--corpus", str(DATASETS.parent / "chroma" / "corpora")],
+        {
+            ("out_of_range", "alpha-1", ":3", "references[0].start_index"),  # [200, 900) in 273 characters
+            ("mismatch", "alpha-1", ":3", "references[1]"),  # the anemones sentence is at 145, not 10
+            ("mismatch", "alpha-2", ":4", "references[0]"),  # a sentence the file does not hold
+        },
+    ),
+    (
         PASSAGES,
         SAMPLE,
         {
@@ -149,6 +158,7 @@ FORMAT_IDS = [
     "squad",
     "hf-squad",
     "tydi",
+    "chroma",
     "passages",
 ]
 UNRESOLVED = ("not_found", "ambiguous", "mismatch", "out_of_range")

@@ -157,7 +157,7 @@ def _load(
                 else load_tydi(path, tydi_language, skip_bad_gold, lenient)
             )
     if chroma is not None:
-        return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
+        return load_chroma(chroma, corpus, gold_match, skip_bad_gold, lenient)
     if testset is not None:
         exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
         if exported is not None:
