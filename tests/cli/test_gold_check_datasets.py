@@ -230,3 +230,25 @@ def test_write_from_a_passage_set_loads_back_with_its_corpus(
 
 def gold_of(questions: tuple[Question, ...]) -> list[tuple[str, str, tuple[str, ...], list[tuple[Span, ...]]]]:
     return [(q.id, q.query, q.tags, [item.alternatives for item in q.evidence]) for q in questions]
+
+
+def test_a_file_whose_every_question_is_bad_is_listed_not_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a page of 4 tokens whose only long answer ends at token 9: eval has no question left, gold check lists why
+    record = {
+        "example_id": 7,
+        "question_text": "where is ash",
+        "document_text": "Ash is a river",
+        "annotations": [{"long_answer": {"start_token": 0, "end_token": 9}, "short_answers": []}],
+    }
+    path = tmp_path / "nq.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["gold", "check", "--dataset", str(path), "--json", "-"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["questions"] == 0
+    assert [(f["kind"], f["where"]) for f in report["findings"]] == [
+        ("out_of_range", f"{path}:1 field 'annotations[0].long_answer.end_token'")
+    ]
+    assert main(["eval", "--dataset", str(path), "--skip-bad-gold"]) == 2
+    assert "the question set is empty" in capsys.readouterr().err
