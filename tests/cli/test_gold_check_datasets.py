@@ -210,6 +210,7 @@ def test_write_from_a_dataset_loads_back_to_the_same_questions(
     loaded = load_dataset(dataset=HOTPOTQA, lenient=True)
     back, _ = load_questions(fixed, loaded.corpus, parse_match_policy("exact"))
     assert back.questions == loaded.questions.questions
+    assert [q.references for q in back.questions] == [("Wen",)]  # the reference answer travels too
     assert [q.id for q in back.questions] == ["good"]
 
 
@@ -226,6 +227,7 @@ def test_write_from_a_passage_set_loads_back_with_its_corpus(
     # file loads exactly (the match kind is not part of a question's identity)
     assert gold_of(from_written.questions.questions) == gold_of(from_dataset.questions.questions)
     assert len(from_written.questions.questions) == 3
+    assert [q.references for q in from_written.questions.questions] == [(), (), ("approved resellers",)]
 
 
 def gold_of(questions: tuple[Question, ...]) -> list[tuple[str, str, tuple[str, ...], list[tuple[Span, ...]]]]:

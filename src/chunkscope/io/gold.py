@@ -203,7 +203,8 @@ def item_record(item: EvidenceItem, corpus: Corpus) -> dict[str, Any]:
 
 
 def question_record(question: Question, corpus: Corpus) -> dict[str, Any]:
-    """A question as one questions-JSONL record, gold trimmed and given by offsets with its exact quote."""
+    """A question as one questions-JSONL record, gold trimmed and given by offsets with its exact quote, and its
+    reference answers (``answers``) when it has any."""
     trimmed = trim_question(question, corpus)
     record: dict[str, Any] = {
         "id": trimmed.id,
@@ -212,6 +213,8 @@ def question_record(question: Question, corpus: Corpus) -> dict[str, Any]:
     }
     if trimmed.tags:
         record["tags"] = list(trimmed.tags)
+    if trimmed.references:
+        record["answers"] = list(trimmed.references)  # reference answers, for the answer metrics
     return record
 
 
