@@ -45,6 +45,11 @@ class BadGold(InputError):
         self.doc = doc
         self.quote = quote
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Worker processes send errors back: keep what a lenient load needs (reason, kind, doc, quote).
+        fields = (self.path, self.detail, self.line, self.field, self.reason, self.kind, self.doc, self.quote)
+        return _rebuild_bad_gold, (type(self), *fields)
+
     def as_issues(self, question: str) -> tuple[GoldIssue, ...]:
         """This bad reference as the :class:`GoldIssue` a lenient load (``gold check``) lists."""
         where = self.path if self.line is None else f"{self.path}:{self.line}"
@@ -64,9 +69,26 @@ class BadGoldGroup(BadGold):
         )
         self.members = tuple(members)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        return BadGoldGroup, (self.members,)
+
     def as_issues(self, question: str) -> tuple[GoldIssue, ...]:
         """Every member's issue, in file order."""
         return tuple(issue for member in self.members for issue in member.as_issues(question))
+
+
+def _rebuild_bad_gold(
+    cls: type[BadGold],
+    path: str,
+    message: str,
+    line: int | None,
+    field: str | None,
+    reason: str,
+    kind: IssueKind,
+    doc: str | None,
+    quote: str,
+) -> BadGold:
+    return cls(path, message, line=line, field=field, reason=reason, kind=kind, doc=doc, quote=quote)
 
 
 def resolve_all(items: Iterable[Item], resolve: Callable[[Item], Resolved], lenient: bool) -> list[Resolved]:
