@@ -314,7 +314,7 @@ class QuestionSet:
     """Gold that could not be resolved, each naming where it came from (the reason behind some exclusions)."""
 
 
-IssueKind = Literal["not_found", "ambiguous", "mismatch"]
+IssueKind = Literal["not_found", "ambiguous", "mismatch", "out_of_range"]
 """Why a gold reference could not be resolved to one span."""
 
 
@@ -324,7 +324,8 @@ class GoldIssue:
 
     kind: IssueKind
     """``not_found``: the text is nowhere; ``ambiguous``: it occurs several times and nothing picks one;
-    ``mismatch``: the given offsets hold other text."""
+    ``mismatch``: the given offsets hold other text; ``out_of_range``: a position (offsets, tokens, a sentence
+    index) outside the text it points into, or an empty span."""
     question: str
     """Id of the question the reference belongs to."""
     where: str

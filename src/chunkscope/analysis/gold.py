@@ -30,6 +30,7 @@ FindingKind = Literal[
     "not_found",
     "ambiguous",
     "mismatch",
+    "out_of_range",
     "approximate",
     "inside_word",
     "inside_grapheme",
@@ -46,6 +47,7 @@ FINDING_KINDS: Mapping[FindingKind, str] = {
     "not_found": "quote or context found nowhere",
     "ambiguous": "quote found several times and nothing picks one",
     "mismatch": "offsets hold other text than the quote",
+    "out_of_range": "offsets, tokens or a sentence index outside the text they point into, or an empty span",
     "approximate": "located only by a normalised or fuzzy match",
     "inside_word": "span starts or ends inside a word",
     "inside_grapheme": "span starts or ends inside a grapheme (a character and its marks)",
@@ -58,7 +60,7 @@ FINDING_KINDS: Mapping[FindingKind, str] = {
 }
 """Every kind of finding, in report order, with what it means."""
 
-UNRESOLVED: tuple[FindingKind, ...] = ("not_found", "ambiguous", "mismatch")
+UNRESOLVED: tuple[FindingKind, ...] = ("not_found", "ambiguous", "mismatch", "out_of_range")
 
 
 DEFAULT_REPEATED = 2

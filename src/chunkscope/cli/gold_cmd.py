@@ -127,9 +127,11 @@ def _checked(dataset: Dataset, options: CheckOptions, file_findings: tuple[Findi
 
 def _repaired(args: argparse.Namespace, dataset: Dataset) -> tuple[str, tuple[GoldIssue, ...], bool]:
     """The repaired questions file, the references it could not resolve, and whether it keeps them as they were
-    (a questions file does; one written from Chroma's CSV or a test set holds the loaded questions only)."""
+    (a questions file does; one written from Chroma's CSV, a test set or a ``--dataset`` file holds the loaded
+    questions only)."""
     questions = args.questions
-    if questions is None and args.chroma is None and args.testset is None and args.financebench is None:
+    given = (args.chroma, args.testset, args.financebench, getattr(args, "dataset", None))
+    if questions is None and all(source is None for source in given):
         questions = sample_paths()[1]
     if questions is not None:
         unit = common.questions_offset_unit(args)

@@ -40,6 +40,7 @@ def load_chroma(
     corpus_dir: str | Path | None = None,
     policy: MatchPolicy = DEFAULT_POLICY,
     skip_bad_gold: bool = False,
+    lenient: bool = False,
 ) -> Dataset:
     """Load a Chroma ``questions_df.csv`` with the corpora it names.
 
@@ -48,6 +49,8 @@ def load_chroma(
     offsets pick the occurrence. A question with a reference that does not agree is
     excluded, counted and listed in ``QuestionSet.issues``. ``skip_bad_gold``: a question with a
     reference out of its document's range is excluded and counted too, instead of refusing the file.
+    ``lenient`` (``gold check``): every reference of a question is looked at, and one out of range is also
+    listed in ``QuestionSet.issues``.
     """
     path = Path(path)
     require_regular_file(path)
@@ -58,7 +61,7 @@ def load_chroma(
         mode = path_mode(root)
         found = "" if mode is None else f": it is {non_regular_kind(mode) or 'a regular file'}"
         raise InputError(str(root), f"no corpora directory{found} (give --corpus DIR holding <corpus_id>.md files)")
-    builder = _ChromaBuilder(str(path), root, QuoteFinder(policy), skip_bad_gold)
+    builder = _ChromaBuilder(str(path), root, QuoteFinder(policy), skip_bad_gold, lenient)
     for line, index, row in csv_rows(path, text, COLUMNS):
         builder.add_row(line, index, row)
     if not builder.questions and not builder.excluded and not builder.skipped:
@@ -106,8 +109,11 @@ def csv_rows(path: Path, text: str, required: tuple[str, ...]) -> Iterator[tuple
 
 
 class _ChromaBuilder:
-    def __init__(self, path: str, root: Path, finder: QuoteFinder, skip_bad_gold: bool = False) -> None:
+    def __init__(
+        self, path: str, root: Path, finder: QuoteFinder, skip_bad_gold: bool = False, lenient: bool = False
+    ) -> None:
         self.skip_bad_gold = skip_bad_gold
+        self.lenient = lenient
         self.skipped: dict[str, int] = {}
         self.path = path
         self.root = root
@@ -141,18 +147,32 @@ class _ChromaBuilder:
         if not isinstance(references, list) or not references:
             raise self.fail(line, "references", "must be a non-empty JSON list of {content, start_index, end_index}")
         evidence = []
+        bad: list[BadGold] = []
+        unresolved = False
         for i, reference in enumerate(references):
             try:
                 span = self.reference(reference, document, line, f"references[{i}]", question_id)
-            except BadGold as bad:
-                if not self.skip_bad_gold:
+            except BadGold as failed:
+                if not (self.skip_bad_gold or self.lenient):
                     raise
-                count_reason(self.skipped, bad.reason)
-                return
+                bad.append(failed)
+                if not self.lenient:
+                    break
+                continue
             if span is None:
-                self.excluded += 1
-                return
+                unresolved = True
+                if not self.lenient:
+                    break
+                continue
             evidence.append(span)
+        if bad:
+            count_reason(self.skipped, bad[0].reason)
+            if self.lenient:
+                self.issues.extend(issue for failed in bad for issue in failed.as_issues(question_id))
+            return
+        if unresolved:
+            self.excluded += 1
+            return
         self.questions.append(
             Question(
                 question_id,
@@ -187,6 +207,9 @@ class _ChromaBuilder:
                 line=line,
                 field=f"{name}.start_index",
                 reason="reference out of range or empty",
+                kind="out_of_range",
+                doc=document.id,
+                quote=content,
             )
         match = self.finder.agrees(document.text, content, start, end)
         if match is not None:
@@ -228,7 +251,7 @@ def _sniff_chroma(probe: Probe) -> bool:
 
 
 def _load_chroma(path: Path, options: LoadOptions) -> Dataset:
-    return load_chroma(path, options.corpus, options.gold_match, options.skip_bad_gold)
+    return load_chroma(path, options.corpus, options.gold_match, options.skip_bad_gold, options.lenient)
 
 
 register(

@@ -152,14 +152,14 @@ def _load(
             if corpus is not None:
                 raise InputError(str(path), f"give either {option} or --corpus/--questions, not both")
             return (
-                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold)
+                load_squad(path, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
                 if option == "--squad"
-                else load_tydi(path, tydi_language, skip_bad_gold)
+                else load_tydi(path, tydi_language, skip_bad_gold, lenient)
             )
     if chroma is not None:
-        return load_chroma(chroma, corpus, gold_match, skip_bad_gold)
+        return load_chroma(chroma, corpus, gold_match, skip_bad_gold, lenient)
     if testset is not None:
-        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold)
+        exported = load_hf_testset(testset, squad_answers, questions_offset_unit, skip_bad_gold, lenient)
         if exported is not None:
             if corpus is not None:
                 raise InputError(

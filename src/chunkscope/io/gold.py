@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from chunkscope.errors import InputError
 from chunkscope.io.quotes import QuoteFinder
-from chunkscope.model import Corpus, EvidenceItem, Question, QuestionSet, Span, SpanMatch
+from chunkscope.model import Corpus, EvidenceItem, GoldIssue, IssueKind, Question, QuestionSet, Span, SpanMatch
+
+Item = TypeVar("Item")
+Resolved = TypeVar("Resolved")
 
 SKIP_BAD_GOLD = "--skip-bad-gold"
 """The option that leaves out a question whose gold cannot be used instead of refusing its file."""
@@ -23,11 +26,111 @@ class BadGold(InputError):
     """
 
     def __init__(
-        self, path: str, message: str, *, line: int | None = None, field: str | None = None, reason: str = "bad gold"
+        self,
+        path: str,
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        reason: str = "bad gold",
+        kind: IssueKind = "mismatch",
+        doc: str | None = None,
+        quote: str = "",
     ) -> None:
         hint = f" ({SKIP_BAD_GOLD} leaves such questions out and counts them)"
+        self.detail = message.removesuffix(hint)
         super().__init__(path, message if message.endswith(hint) else message + hint, line=line, field=field)
         self.reason = reason
+        self.kind: IssueKind = kind
+        self.doc = doc
+        self.quote = quote
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Worker processes send errors back: keep what a lenient load needs (reason, kind, doc, quote).
+        fields = (self.path, self.detail, self.line, self.field, self.reason, self.kind, self.doc, self.quote)
+        return _rebuild_bad_gold, (type(self), *fields)
+
+    def as_issues(self, question: str) -> tuple[GoldIssue, ...]:
+        """This bad reference as the :class:`GoldIssue` a lenient load (``gold check``) lists."""
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        if self.field:
+            where += f" field '{self.field}'"
+        return (GoldIssue(self.kind, question, where, self.doc, self.quote, message=self.detail),)
+
+
+class BadGoldGroup(BadGold):
+    """Every bad reference of one question, found by a lenient load that looked at all of them (the first
+    names the error)."""
+
+    def __init__(self, members: Sequence[BadGold]) -> None:
+        first = members[0]
+        super().__init__(
+            first.path, first.detail, line=first.line, field=first.field, reason=first.reason, kind=first.kind
+        )
+        self.members = tuple(members)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return BadGoldGroup, (self.members,)
+
+    def as_issues(self, question: str) -> tuple[GoldIssue, ...]:
+        """Every member's issue, in file order."""
+        return tuple(issue for member in self.members for issue in member.as_issues(question))
+
+
+def _rebuild_bad_gold(
+    cls: type[BadGold],
+    path: str,
+    message: str,
+    line: int | None,
+    field: str | None,
+    reason: str,
+    kind: IssueKind,
+    doc: str | None,
+    quote: str,
+) -> BadGold:
+    return cls(path, message, line=line, field=field, reason=reason, kind=kind, doc=doc, quote=quote)
+
+
+def resolve_all(items: Iterable[Item], resolve: Callable[[Item], Resolved], lenient: bool) -> list[Resolved]:
+    """Every item resolved. An item raising :class:`BadGold` stops the others unless ``lenient``: then every item
+    is resolved and the bad ones are raised together as one :class:`BadGoldGroup`, so that each is listed."""
+    if not lenient:
+        return [resolve(item) for item in items]
+    done: list[Resolved] = []
+    bad: list[BadGold] = []
+    for item in items:
+        try:
+            done.append(resolve(item))
+        except BadGold as failed:
+            bad.append(failed)
+    if bad:
+        raise bad[0] if len(bad) == 1 else BadGoldGroup(bad)
+    return done
+
+
+@dataclass(slots=True)
+class LeftOut:
+    """The questions a dataset loader leaves out, counted by reason, and the bad gold behind them.
+
+    A question with bad gold refuses its file unless ``skip_bad_gold`` (counted) or ``lenient`` (``gold check``:
+    counted, and every bad reference kept in ``issues``)."""
+
+    lenient: bool = False
+    skip_bad_gold: bool = False
+    reasons: dict[str, int] = field(default_factory=dict)
+    issues: list[GoldIssue] = field(default_factory=list)
+
+    def bad(self, bad: BadGold, question: str) -> None:
+        """Leave out ``question`` for ``bad`` (re-raised when neither lenient nor skipping)."""
+        if not (self.lenient or self.skip_bad_gold):
+            raise bad
+        count_reason(self.reasons, bad.reason)
+        if self.lenient:
+            self.issues.extend(bad.as_issues(question))
+
+    def question_set(self, questions: Iterable[Question]) -> QuestionSet:
+        """The loaded questions with what was left out."""
+        return QuestionSet(tuple(questions), sum(self.reasons.values()), dict(self.reasons), tuple(self.issues))
 
 
 def count_reason(reasons: dict[str, int], reason: str) -> None:
@@ -122,7 +225,8 @@ def item_record(item: EvidenceItem, corpus: Corpus) -> dict[str, Any]:
 
 
 def question_record(question: Question, corpus: Corpus) -> dict[str, Any]:
-    """A question as one questions-JSONL record, gold trimmed and given by offsets with its exact quote."""
+    """A question as one questions-JSONL record, gold trimmed and given by offsets with its exact quote, and its
+    reference answers (``answers``) when it has any."""
     trimmed = trim_question(question, corpus)
     record: dict[str, Any] = {
         "id": trimmed.id,
@@ -131,6 +235,8 @@ def question_record(question: Question, corpus: Corpus) -> dict[str, Any]:
     }
     if trimmed.tags:
         record["tags"] = list(trimmed.tags)
+    if trimmed.references:
+        record["answers"] = list(trimmed.references)  # reference answers, for the answer metrics
     return record
 
 

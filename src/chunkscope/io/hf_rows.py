@@ -29,13 +29,13 @@ from typing import Any, Literal
 
 from chunkscope.errors import InputError
 from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, refuse_corpus, register
-from chunkscope.io.gold import BadGold
+from chunkscope.io.gold import BadGold, LeftOut, resolve_all
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.squad import ANSWER_NOT_AT_START
 from chunkscope.io.testset import testset_rows
 from chunkscope.io.text import is_file, read_text, shorten
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+from chunkscope.model import Corpus, Document, EvidenceItem, IssueKind, Question, Span
 
 HfShape = Literal["squad"]
 """The exports read here; the key of :data:`HF_READERS`."""
@@ -108,11 +108,13 @@ def load_hf_squad_rows(
     answers: str = "first",
     offset_unit: OffsetUnit = "codepoint",
     skip_bad_gold: bool = False,
+    lenient: bool = False,
 ) -> Dataset:
     """Read SQuAD-shaped HF rows as documents and gold spans (see the module docstring).
 
     ``skip_bad_gold``: a row whose answer text is not at its ``answer_start`` is excluded and counted
-    ("answer not at answer_start") instead of refusing the file.
+    ("answer not at answer_start") instead of refusing the file; ``lenient`` (``gold check``) also lists each
+    such answer in ``QuestionSet.issues``.
     """
     path = Path(path)
     documents: dict[str, _Document] = {}
@@ -127,18 +129,23 @@ def load_hf_squad_rows(
         parsed.append(item)
     offsets = DocumentOffsets(offset_unit)
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(lenient, skip_bad_gold)
+    excluded = left_out.reasons
     for item in parsed:
-        outcome = _gold(str(path), item, answers == "any", offsets, skip_bad_gold)
+        try:
+            outcome = _gold(str(path), item, answers == "any", offsets, lenient)
+        except BadGold as bad:
+            left_out.bad(bad, item.question_id)
+            continue
         if isinstance(outcome, str):
             excluded[outcome] = excluded.get(outcome, 0) + 1
         else:
             questions.append(Question(item.question_id, item.question, (outcome,)))
     corpus = Corpus(tuple(_document(document) for document in documents.values()))
-    if not questions:
+    if not questions and not left_out.issues:
         counts = "; ".join(f"{count} {reason}" for reason, count in excluded.items()) or "the file has none"
         raise InputError(str(path), f"the question set is empty: no answerable question ({counts})")
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     return Dataset(corpus, question_set, (SourceFile(str(path), digest),), path.stem)
 
 
@@ -147,7 +154,11 @@ HF_READERS = {"squad": load_hf_squad_rows}
 
 
 def load_hf_testset(
-    path: str | Path, answers: str = "first", offset_unit: OffsetUnit = "codepoint", skip_bad_gold: bool = False
+    path: str | Path,
+    answers: str = "first",
+    offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
+    lenient: bool = False,
 ) -> Dataset | None:
     """The dataset of a ``--testset`` file that is a HuggingFace SQuAD-shaped export, None for a test set.
 
@@ -160,7 +171,7 @@ def load_hf_testset(
     rows = list(testset_rows(path, text))
     if detect_hf_rows(path, rows) is None:
         return None
-    dataset = HF_READERS["squad"](path, rows, digest, answers, offset_unit, skip_bad_gold)
+    dataset = HF_READERS["squad"](path, rows, digest, answers, offset_unit, skip_bad_gold, lenient)
     return replace(dataset, notices=(*dataset.notices, reading_notice(path, dataset)))
 
 
@@ -234,31 +245,40 @@ def _answers(path: str, line: int | None, index: int, row: dict[str, Any]) -> li
     return [(text, start) for text, start in pairs]
 
 
-def _gold(path: str, row: _Row, any_answer: bool, offsets: DocumentOffsets, skip_bad_gold: bool) -> EvidenceItem | str:
-    """The row's gold item, or the reason it is excluded."""
+def _gold(path: str, row: _Row, any_answer: bool, offsets: DocumentOffsets, lenient: bool) -> EvidenceItem | str:
+    """The row's gold item, or the reason it is excluded; an answer not at its start raises :class:`BadGold`
+    (``lenient``: every chosen answer is looked at, the bad ones raised together)."""
     if not row.answers:
         return "unanswerable"
     offset, cut = row.document.contexts[row.context]
-    spans = []
-    for i, (text, given) in enumerate(row.answers if any_answer else row.answers[:1]):
-        problem = None
-        start = given
-        try:
-            start = offsets.of(row.context).to_codepoint(given) if offsets.unit != "codepoint" else given
-        except OffsetError as exc:
-            problem = f"{exc} of the context"
-        if problem is None and (start < 0 or row.context[start : start + len(text)] != text):
-            problem = f"answer text {shorten(text)} is not at offset {given} of the context"
-        if problem is not None:
-            if skip_bad_gold:
-                return ANSWER_NOT_AT_START
-            name = f"answers.answer_start[{i}]" if row.line is not None else f"[{row.index}].answers.answer_start[{i}]"
-            raise BadGold(path, problem, line=row.line, field=name, reason=ANSWER_NOT_AT_START)
-        if start >= cut:
-            spans.append(Span(row.document.doc_id, offset + start - cut, offset + start - cut + len(text)))
+    chosen = list(enumerate(row.answers if any_answer else row.answers[:1]))
+    starts = resolve_all(chosen, lambda answer: _answer_start(path, row, offsets, *answer), lenient)
+    spans = [
+        Span(row.document.doc_id, offset + start - cut, offset + start - cut + len(text))
+        for (_, (text, _)), start in zip(chosen, starts, strict=True)
+        if start >= cut
+    ]
     if not spans:
         return "gold in removed title prefix"
     return EvidenceItem(tuple(dict.fromkeys(spans)))
+
+
+def _answer_start(path: str, row: _Row, offsets: DocumentOffsets, i: int, answer: tuple[str, int]) -> int:
+    """Where answer ``i`` starts in its context, in code points, checked to hold its text."""
+    text, given = answer
+    name = f"answers.answer_start[{i}]" if row.line is not None else f"[{row.index}].answers.answer_start[{i}]"
+    try:
+        start = offsets.of(row.context).to_codepoint(given) if offsets.unit != "codepoint" else given
+    except OffsetError as exc:
+        message = f"{exc} of the context"
+        raise BadGold(
+            path, message, line=row.line, field=name, reason=ANSWER_NOT_AT_START, kind="out_of_range"
+        ) from None
+    if start < 0 or row.context[start : start + len(text)] != text:
+        message = f"answer text {shorten(text)} is not at offset {given} of the context"
+        kind: IssueKind = "out_of_range" if start < 0 else "mismatch"
+        raise BadGold(path, message, line=row.line, field=name, reason=ANSWER_NOT_AT_START, kind=kind, quote=text)
+    return start
 
 
 def _document(document: _Document) -> Document:
@@ -279,7 +299,9 @@ def _load_hf_squad(path: Path, options: LoadOptions) -> Dataset:
     refuse_corpus(path, options, "HuggingFace SQuAD export")
     text, digest = read_text(path)
     rows = list(testset_rows(path if path.suffix.lower() in (".json", ".jsonl") else path.with_suffix(".jsonl"), text))
-    return HF_READERS["squad"](path, rows, digest, options.answers, options.offset_unit, options.skip_bad_gold)
+    return HF_READERS["squad"](
+        path, rows, digest, options.answers, options.offset_unit, options.skip_bad_gold, options.lenient
+    )
 
 
 register(

@@ -18,7 +18,8 @@ own leading space), so:
   title, by the quote ladder (``--gold-match``).
 
 Bad facts (a sentence index outside its paragraph, a title not in the context, an empty sentence) refuse
-the file naming row and field, or with ``--skip-bad-gold`` leave the question out, counted by reason.
+the file naming row and field, or with ``--skip-bad-gold`` leave the question out, counted by reason; a
+lenient load (``gold check``) looks at every fact and also lists each bad one in ``QuestionSet.issues``.
 A question without supporting facts (the fullwiki test set) is left out and counted.
 The HuggingFace export's shapes (``context: {title: [...], sentences: [[...]]}``, ``supporting_facts:
 {title: [...], sent_id: [...]}``, one row per line) are read the same way.
@@ -42,12 +43,12 @@ from chunkscope.io.dataset_formats import (
     left_out_line,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason
+from chunkscope.io.gold import BadGold, LeftOut, count_reason, resolve_all
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.testset import testset_rows
 from chunkscope.io.text import read_text
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span, SpanMatch
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span, SpanMatch
 
 SENTENCE_OUT_OF_RANGE = "sentence index outside its paragraph"
 TITLE_NOT_IN_CONTEXT = "supporting title not in the context"
@@ -143,8 +144,8 @@ class _Where:
     def fail(self, name: str, message: str) -> InputError:
         return InputError(self.path, message, line=self.line, field=self.name(name))
 
-    def bad(self, name: str, message: str, reason: str) -> BadGold:
-        return BadGold(self.path, message, line=self.line, field=self.name(name), reason=reason)
+    def bad(self, name: str, message: str, reason: str, **found: Any) -> BadGold:
+        return BadGold(self.path, message, line=self.line, field=self.name(name), reason=reason, **found)
 
 
 class _Builder:
@@ -155,7 +156,8 @@ class _Builder:
         self.finder = QuoteFinder(options.gold_match)
         self.texts = _Texts()
         self.questions: list[Question] = []
-        self.excluded: dict[str, int] = {}
+        self.left_out = LeftOut(options.lenient, options.skip_bad_gold)
+        self.excluded = self.left_out.reasons
         self.tally = MatchTally()
         self.ids: set[str] = set()
 
@@ -179,9 +181,7 @@ class _Builder:
         try:
             evidence, hops = self._evidence(where, supporting, documents)
         except BadGold as bad:
-            if not self.options.skip_bad_gold:
-                raise
-            count_reason(self.excluded, bad.reason)
+            self.left_out.bad(bad, question_id)
             return
         tags = tuple(str(row[key]) for key in ("type", "level") if isinstance(row.get(key), str) and row[key])
         answer = row.get("answer")
@@ -194,27 +194,40 @@ class _Builder:
     def _evidence(
         self, where: _Where, supporting: list[Fact], documents: Mapping[str, tuple[str, list[str]]]
     ) -> tuple[tuple[EvidenceItem, ...], tuple[int, ...]]:
+        items = resolve_all(supporting, lambda fact: self._fact(where, fact, documents), self.options.lenient)
         hop_of: dict[str, int] = {}
-        items: list[EvidenceItem] = []
-        hops: list[int] = []
-        for fact in supporting:
-            if fact.title not in documents:
-                raise where.bad(f"{fact.field}[0]", f"title {fact.title!r} is not in the context", TITLE_NOT_IN_CONTEXT)
-            doc_id, sentences = documents[fact.title]
-            if not 0 <= fact.sentence < len(sentences):
-                raise where.bad(
-                    f"{fact.field}[1]",
-                    f"sentence {fact.sentence} is outside paragraph {fact.title!r} "
-                    f"({len(sentences)} sentences: 0 to {len(sentences) - 1})",
-                    SENTENCE_OUT_OF_RANGE,
-                )
-            if not sentences[fact.sentence].strip():
-                raise where.bad(
-                    f"{fact.field}[1]", f"sentence {fact.sentence} of {fact.title!r} is empty", EMPTY_SENTENCE
-                )
-            items.append(self._item(where, fact, doc_id, sentences))
-            hops.append(hop_of.setdefault(fact.title, len(hop_of)))
-        return tuple(items), tuple(hops)
+        hops = tuple(hop_of.setdefault(fact.title, len(hop_of)) for fact in supporting)
+        return tuple(items), hops
+
+    def _fact(self, where: _Where, fact: Fact, documents: Mapping[str, tuple[str, list[str]]]) -> EvidenceItem:
+        """One supporting fact's item (a lenient load looks at every fact of a question, bad or not)."""
+        if fact.title not in documents:
+            raise where.bad(
+                f"{fact.field}[0]",
+                f"title {fact.title!r} is not in the context",
+                TITLE_NOT_IN_CONTEXT,
+                kind="not_found",
+                quote=fact.title,
+            )
+        doc_id, sentences = documents[fact.title]
+        if not 0 <= fact.sentence < len(sentences):
+            raise where.bad(
+                f"{fact.field}[1]",
+                f"sentence {fact.sentence} is outside paragraph {fact.title!r} "
+                f"({len(sentences)} sentences: 0 to {len(sentences) - 1})",
+                SENTENCE_OUT_OF_RANGE,
+                kind="out_of_range",
+                doc=doc_id,
+            )
+        if not sentences[fact.sentence].strip():
+            raise where.bad(
+                f"{fact.field}[1]",
+                f"sentence {fact.sentence} of {fact.title!r} is empty",
+                EMPTY_SENTENCE,
+                kind="out_of_range",
+                doc=doc_id,
+            )
+        return self._item(where, fact, doc_id, sentences)
 
     def _item(self, where: _Where, fact: Fact, doc_id: str, sentences: list[str]) -> EvidenceItem:
         if self.corpus is None:
@@ -229,7 +242,14 @@ class _Builder:
         if document is None or hits is None or hits.match is None:
             self.tally.add(None)
             missing = "no document of that title" if document is None else "the sentence is not in its document"
-            raise where.bad(f"{fact.field}", f"{fact.title!r} sentence {fact.sentence}: {missing}", NOT_FOUND)
+            raise where.bad(
+                f"{fact.field}",
+                f"{fact.title!r} sentence {fact.sentence}: {missing}",
+                NOT_FOUND,
+                kind="not_found",
+                doc=document.id if document is not None else None,
+                quote=sentence,
+            )
         self.tally.add(hits.match.kind)
         spans = tuple(Span(document.id, start, end) for start, end in hits.places)
         matches: tuple[SpanMatch, ...] = (hits.match,) * len(spans) if hits.match.approximate else ()
@@ -248,10 +268,10 @@ def load_hotpotqa(path: str | Path, options: LoadOptions) -> Dataset:
     builder = _Builder(path, options, corpus)
     for line, index, row in _rows(path, text):
         builder.add(line, index, row)
-    if not builder.questions:
+    if not builder.questions and not builder.left_out.issues:
         raise empty_question_set(path, builder.excluded)
     documents = corpus if corpus is not None else Corpus(tuple(builder.texts.documents))
-    question_set = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
+    question_set = builder.left_out.question_set(builder.questions)
     variants = sum(1 for count in builder.texts.versions.values() if count > 1)
     notices = [builder.tally.line(path, "supporting facts"), left_out_line(path, builder.excluded)]
     if variants:

@@ -14,6 +14,7 @@ naming row and field, or with ``--skip-bad-gold`` leaves the test out, counted b
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,11 @@ from chunkscope.io.dataset_formats import (
     left_out_line,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason
+from chunkscope.io.gold import BadGold, LeftOut, resolve_all
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import is_dir, is_file, parse_json, read_text, reject_bom, shorten
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span, SpanMatch
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span, SpanMatch
 
 SPAN_OUT_OF_RANGE = "span outside its file"
 FILE_MISSING = "file not in the corpus"
@@ -81,7 +82,8 @@ def load_legalbench_rag(path: str | Path, options: LoadOptions) -> Dataset:
     finder = QuoteFinder(options.gold_match)
     tally = MatchTally()
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(options.lenient, options.skip_bad_gold)
+    excluded = left_out.reasons
     for index, test in enumerate(tests):
         where = f"tests[{index}]"
         if not isinstance(test, dict) or not isinstance(test.get("query"), str) or not test["query"].strip():
@@ -90,29 +92,27 @@ def load_legalbench_rag(path: str | Path, options: LoadOptions) -> Dataset:
         if not isinstance(snippets, list) or not snippets:
             raise InputError(str(path), "must be a non-empty list of {file_path, span}", field=f"{where}.snippets")
         try:
-            items = tuple(
-                _item(str(path), f"{where}.snippets[{s}]", snippet, files, finder, tally)
-                for s, snippet in enumerate(snippets)
-            )
+            named = [(f"{where}.snippets[{s}]", snippet) for s, snippet in enumerate(snippets)]
+            items = tuple(resolve_all(named, partial(_item, str(path), files, finder, tally), options.lenient))
         except BadGold as bad:
-            if not options.skip_bad_gold:
-                raise
-            count_reason(excluded, bad.reason)
+            left_out.bad(bad, f"t{index + 1}")
             continue
         tags = tuple(tag for tag in test.get("tags") or () if isinstance(tag, str))
         answers = tuple(
             dict.fromkeys(s["answer"] for s in snippets if isinstance(s.get("answer"), str) and s["answer"])
         )
         questions.append(Question(f"t{index + 1}", test["query"], items, tags, answers))
-    if not questions:
+    if not questions and not left_out.issues:
         raise empty_question_set(path, excluded)
     documents = Corpus(tuple(document for document in files.documents.values() if document is not None))
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     notices = (tally.line(path, "snippets"), left_out_line(path, excluded))
     return Dataset(documents, question_set, (*files.sources, SourceFile(str(path), digest)), path.stem, notices)
 
 
-def _item(path: str, where: str, snippet: Any, files: _Files, finder: QuoteFinder, tally: MatchTally) -> EvidenceItem:
+def _item(path: str, files: _Files, finder: QuoteFinder, tally: MatchTally, named: tuple[str, Any]) -> EvidenceItem:
+    """The item of one snippet (``named``: where it is in the file, and the snippet)."""
+    where, snippet = named
     if not isinstance(snippet, Mapping) or not isinstance(snippet.get("file_path"), str):
         raise InputError(path, "must be a string", field=f"{where}.file_path")
     span = snippet.get("span")
@@ -123,11 +123,15 @@ def _item(path: str, where: str, snippet: Any, files: _Files, finder: QuoteFinde
     if document is None:
         tally.add(None)
         message = f"no file {snippet['file_path']!r} under {files.root}"
-        raise BadGold(path, message, field=f"{where}.file_path", reason=FILE_MISSING)
+        raise BadGold(
+            path, message, field=f"{where}.file_path", reason=FILE_MISSING, kind="not_found", quote=snippet["file_path"]
+        )
     if not 0 <= start < end <= len(document.text):
         tally.add(None)
         message = f"[{start}, {end}) is outside {snippet['file_path']!r} ({len(document.text)} characters)"
-        raise BadGold(path, message, field=f"{where}.span", reason=SPAN_OUT_OF_RANGE)
+        raise BadGold(
+            path, message, field=f"{where}.span", reason=SPAN_OUT_OF_RANGE, kind="out_of_range", doc=document.id
+        )
     answer = snippet.get("answer")
     match: SpanMatch | None = None
     if isinstance(answer, str) and answer:
@@ -135,7 +139,15 @@ def _item(path: str, where: str, snippet: Any, files: _Files, finder: QuoteFinde
         if match is None:
             tally.add(None)
             message = f"answer {shorten(answer)} is not the text at [{start}, {end})"
-            raise BadGold(path, message, field=f"{where}.answer", reason=ANSWER_NOT_AT_SPAN)
+            raise BadGold(
+                path,
+                message,
+                field=f"{where}.answer",
+                reason=ANSWER_NOT_AT_SPAN,
+                kind="mismatch",
+                doc=document.id,
+                quote=answer,
+            )
     tally.add(match.kind if match is not None else "exact")
     matches = (match,) if match is not None and match.approximate else ()
     return EvidenceItem((Span(document.id, start, end),), matches)

@@ -29,11 +29,11 @@ from chunkscope.io.dataset_formats import (
     quote_item,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason
+from chunkscope.io.gold import BadGold, LeftOut, count_reason, resolve_all
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import parse_json, read_text, reject_bom
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet
+from chunkscope.model import Corpus, Document, EvidenceItem, Question
 
 NO_EVIDENCE = "no evidence (null query)"
 UNKNOWN_ARTICLE = "evidence article not in the corpus"
@@ -83,7 +83,8 @@ def load_multihop_rag(path: str | Path, options: LoadOptions) -> Dataset:
     finder = QuoteFinder(options.gold_match)
     tally = MatchTally()
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(options.lenient, options.skip_bad_gold)
+    excluded = left_out.reasons
     for index, row in rows:
         where = f"[{index}]"
         query = row.get("query")
@@ -95,32 +96,35 @@ def load_multihop_rag(path: str | Path, options: LoadOptions) -> Dataset:
         if not evidence:
             count_reason(excluded, NO_EVIDENCE)
             continue
+        question_id = row.get("id") if isinstance(row.get("id"), str) and row.get("id") else f"q{index + 1}"
         try:
-            items, hops = _evidence(str(path), where, evidence, corpus, finder, tally)
+            items, hops = _evidence(str(path), where, evidence, corpus, finder, tally, options.lenient)
         except BadGold as bad:
-            if not options.skip_bad_gold:
-                raise
-            count_reason(excluded, bad.reason)
+            left_out.bad(bad, str(question_id))
             continue
         tags = (row["question_type"],) if isinstance(row.get("question_type"), str) and row["question_type"] else ()
         answer = row.get("answer")
         references = (answer,) if isinstance(answer, str) and answer else ()
-        question_id = row.get("id") if isinstance(row.get("id"), str) and row.get("id") else f"q{index + 1}"
         questions.append(Question(str(question_id), query, items, tags, references, hops))
-    if not questions:
+    if not questions and not left_out.issues:
         raise empty_question_set(path, excluded)
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     notices = (tally.line(path, "facts"), left_out_line(path, excluded))
     return Dataset(corpus, question_set, (corpus_source, SourceFile(str(path), digest)), path.stem, notices)
 
 
 def _evidence(
-    path: str, where: str, evidence: list[Any], corpus: Corpus, finder: QuoteFinder, tally: MatchTally
+    path: str,
+    where: str,
+    evidence: list[Any],
+    corpus: Corpus,
+    finder: QuoteFinder,
+    tally: MatchTally,
+    lenient: bool = False,
 ) -> tuple[tuple[EvidenceItem, ...], tuple[int, ...]]:
-    items: list[EvidenceItem] = []
-    hops: list[int] = []
-    hop_of: dict[str, int] = {}
-    for i, entry in enumerate(evidence):
+    """Each fact's item and hop (``lenient``: every fact is looked at, and the bad ones raised together)."""
+
+    def fact(i: int, entry: Any) -> tuple[EvidenceItem, str]:
         name = f"{where}.evidence_list[{i}]"
         if not isinstance(entry, dict):
             raise InputError(path, "must be an object {title, fact}", field=name)
@@ -130,14 +134,28 @@ def _evidence(
         document = corpus.by_id.get(entry["title"])
         if document is None:
             tally.add(None)
-            raise BadGold(path, f"no article titled {entry['title']!r}", field=f"{name}.title", reason=UNKNOWN_ARTICLE)
-        item = quote_item(finder, tally, document, entry["fact"].strip())
+            message = f"no article titled {entry['title']!r}"
+            raise BadGold(
+                path, message, field=f"{name}.title", reason=UNKNOWN_ARTICLE, kind="not_found", quote=entry["title"]
+            )
+        quote = entry["fact"].strip()
+        item = quote_item(finder, tally, document, quote)
         if item is None:
             message = f"fact not found in article {entry['title']!r}"
-            raise BadGold(path, message, field=f"{name}.fact", reason=FACT_NOT_FOUND)
-        items.append(item)
-        hops.append(hop_of.setdefault(document.id, len(hop_of)))
-    return tuple(items), tuple(hops)
+            raise BadGold(
+                path,
+                message,
+                field=f"{name}.fact",
+                reason=FACT_NOT_FOUND,
+                kind="not_found",
+                doc=document.id,
+                quote=quote,
+            )
+        return item, document.id
+
+    found = resolve_all(enumerate(evidence), lambda pair: fact(*pair), lenient)
+    hop_of: dict[str, int] = {}
+    return tuple(item for item, _ in found), tuple(hop_of.setdefault(doc, len(hop_of)) for _, doc in found)
 
 
 def _sniff(probe: Probe) -> bool:

@@ -30,11 +30,11 @@ from chunkscope.io.dataset_formats import (
     refuse_corpus,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason
+from chunkscope.io.gold import BadGold, LeftOut, count_reason, resolve_all
 from chunkscope.io.lines import JsonlLines
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import object_lines, require_regular_file
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
 
 NO_LONG_ANSWER = "no long answer"
 TOKENS_OUT_OF_RANGE = "token offsets outside the document"
@@ -63,7 +63,8 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
     lines = JsonlLines(path)
     documents: list[Document] = []
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(options.lenient, options.skip_bad_gold)
+    excluded = left_out.reasons
     tally = MatchTally()
     ids: set[str] = set()
     by_text: dict[str, str] = {}
@@ -83,12 +84,10 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
             doc_id = by_text[text] = example_id
             documents.append(Document(doc_id, text, title=record.get("document_title") or None))
         try:
-            alternatives, references = _gold(where, record, text, starts, doc_id)
+            alternatives, references = _gold(where, record, text, starts, doc_id, options.lenient)
         except BadGold as bad:
-            if not options.skip_bad_gold:
-                raise
+            left_out.bad(bad, example_id)
             tally.add(None)
-            count_reason(excluded, bad.reason)
             continue
         if not alternatives:
             count_reason(excluded, NO_LONG_ANSWER)
@@ -96,43 +95,55 @@ def load_natural_questions(path: str | Path, options: LoadOptions) -> Dataset:
         tally.add("exact")
         item = EvidenceItem(tuple(dict.fromkeys(alternatives)))
         questions.append(Question(example_id, record["question_text"], (item,), (), references))
-    if not questions:
+    if not questions and not left_out.issues:
         raise empty_question_set(path, excluded)
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     notices = (tally.line(path, "long answers"), left_out_line(path, excluded))
     name = path.name.removesuffix(".gz").removesuffix(".jsonl")
     return Dataset(Corpus(tuple(documents)), question_set, (SourceFile(str(path), lines.sha256),), name, notices)
 
 
 def _gold(
-    where: tuple[str, int], record: Mapping[str, Any], text: str, starts: list[int], doc: str
+    where: tuple[str, int],
+    record: Mapping[str, Any],
+    text: str,
+    starts: list[int],
+    doc: str,
+    lenient: bool = False,
 ) -> tuple[list[Span], tuple[str, ...]]:
+    """The long answers' spans and the references (short answers, yes/no); ``lenient``: every token range is
+    looked at and the bad ones raised together."""
     path, line = where
     annotations = record.get("annotations")
     if not isinstance(annotations, list):
         raise InputError(path, "must be a list", line=line, field="annotations")
     spans: list[Span] = []
     references: list[str] = []
+    ranges: list[tuple[str, int, int]] = []  # (field, start token, end token), long answers then short ones
     for a, annotation in enumerate(annotations):
         name = f"annotations[{a}]"
         if not isinstance(annotation, dict):
             raise InputError(path, "must be an object", line=line, field=name)
-        long_answer = annotation.get("long_answer") or {}
-        start, end = _tokens(path, line, f"{name}.long_answer", long_answer)
+        start, end = _tokens(path, line, f"{name}.long_answer", annotation.get("long_answer") or {})
         if start >= 0:
-            found = token_span(text, starts, start, end)
-            if found is None:
-                raise _out_of_range(path, line, f"{name}.long_answer", start, end, len(starts))
-            spans.append(Span(doc, *found))
+            ranges.append((f"{name}.long_answer", start, end))
         for s, short in enumerate(annotation.get("short_answers") or []):
-            short_start, short_end = _tokens(path, line, f"{name}.short_answers[{s}]", short)
-            found = token_span(text, starts, short_start, short_end)
-            if found is None:
-                raise _out_of_range(path, line, f"{name}.short_answers[{s}]", short_start, short_end, len(starts))
-            references.append(text[found[0] : found[1]])
+            ranges.append((f"{name}.short_answers[{s}]", *_tokens(path, line, f"{name}.short_answers[{s}]", short)))
         yes_no = annotation.get("yes_no_answer")
         if yes_no in ("YES", "NO"):
             references.append(yes_no)
+
+    def located(name: str, start: int, end: int) -> tuple[str, int, int]:
+        found = token_span(text, starts, start, end)
+        if found is None:
+            raise _out_of_range(path, line, name, start, end, len(starts), doc)
+        return name, *found
+
+    for name, start, end in resolve_all(ranges, lambda found: located(*found), lenient):
+        if name.endswith(".long_answer"):
+            spans.append(Span(doc, start, end))
+        else:
+            references.append(text[start:end])
     return spans, tuple(dict.fromkeys(references))
 
 
@@ -146,13 +157,15 @@ def _tokens(path: str, line: int, name: str, value: Any) -> tuple[int, int]:
     return start, end
 
 
-def _out_of_range(path: str, line: int, name: str, start: int, end: int, tokens: int) -> BadGold:
+def _out_of_range(path: str, line: int, name: str, start: int, end: int, tokens: int, doc: str) -> BadGold:
     return BadGold(
         path,
         f"tokens [{start}, {end}) are outside the document ({tokens} tokens)",
         line=line,
         field=f"{name}.end_token" if start >= 0 else f"{name}.start_token",
         reason=TOKENS_OUT_OF_RANGE,
+        kind="out_of_range",
+        doc=doc,
     )
 
 

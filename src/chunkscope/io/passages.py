@@ -29,12 +29,12 @@ from chunkscope.io.dataset_formats import (
     records_of,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason, locate_in_corpus
+from chunkscope.io.gold import BadGold, LeftOut, locate_in_corpus
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.testset import CONTEXT_FIELDS, testset_rows
 from chunkscope.io.text import read_text
-from chunkscope.model import Corpus, EvidenceItem, Question, QuestionSet, SpanMatch
+from chunkscope.model import Corpus, EvidenceItem, Question, SpanMatch
 
 PASSAGE_FIELDS = ("passage", "reference", "chunk")
 DOC_FIELDS = ("doc", "document", "doc_id")
@@ -66,7 +66,8 @@ def load_passages(path: str | Path, options: LoadOptions) -> Dataset:
     finder = QuoteFinder(options.gold_match)
     tally = MatchTally()
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(options.lenient, options.skip_bad_gold)
+    excluded = left_out.reasons
     ids: set[str] = set()
     for line, index, row in testset_rows(readable, text):
         prefix = "" if line is not None else f"[{index}]."
@@ -88,21 +89,36 @@ def load_passages(path: str | Path, options: LoadOptions) -> Dataset:
             if doc is not None and str(doc) not in corpus.by_id:
                 tally.add(None)
                 message = f"no document {doc!r} in the corpus"
-                raise BadGold(str(path), message, line=line, field=name(doc_field), reason=UNKNOWN_DOC)
+                raise BadGold(
+                    str(path),
+                    message,
+                    line=line,
+                    field=name(doc_field),
+                    reason=UNKNOWN_DOC,
+                    kind="not_found",
+                    quote=str(doc),
+                )
             item = _item(finder, tally, corpus, doc, passage.strip())
             if item is None:
-                raise BadGold(str(path), "passage not found", line=line, field=name(passage_field), reason=NOT_FOUND)
+                raise BadGold(
+                    str(path),
+                    "passage not found",
+                    line=line,
+                    field=name(passage_field),
+                    reason=NOT_FOUND,
+                    kind="not_found",
+                    doc=None if doc is None else str(doc),
+                    quote=passage.strip(),
+                )
         except BadGold as bad:
-            if not options.skip_bad_gold:
-                raise
-            count_reason(excluded, bad.reason)
+            left_out.bad(bad, question_id)
             continue
         answer = row.get("answer")
         references = (answer,) if isinstance(answer, str) and answer else ()
         questions.append(Question(question_id, row["question"], (item,), (), references))
-    if not questions:
+    if not questions and not left_out.issues:
         raise empty_question_set(path, excluded)
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     notices = (tally.line(path, "passages"), left_out_line(path, excluded))
     sources = (corpus_source, SourceFile(str(path), digest))
     return Dataset(corpus, question_set, sources, Path(options.corpus or path).name, notices)

@@ -15,6 +15,7 @@ the question out, counted. Extractive spans, the free-form answer and a yes/no a
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,11 +31,11 @@ from chunkscope.io.dataset_formats import (
     refuse_corpus,
     register,
 )
-from chunkscope.io.gold import BadGold, count_reason
+from chunkscope.io.gold import BadGold, LeftOut, count_reason, resolve_all
 from chunkscope.io.quotes import QuoteFinder
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import parse_json, read_text, reject_bom
-from chunkscope.model import Corpus, Document, Question, QuestionSet
+from chunkscope.model import Corpus, Document, EvidenceItem, Question
 
 SEPARATOR = "\n\n"
 FLOAT = "FLOAT SELECTED"
@@ -106,7 +107,8 @@ def load_qasper(path: str | Path, options: LoadOptions) -> Dataset:
     tally = MatchTally()
     documents: list[Document] = []
     questions: list[Question] = []
-    excluded: dict[str, int] = {}
+    left_out = LeftOut(options.lenient, options.skip_bad_gold)
+    excluded = left_out.reasons
     for paper_id, paper in papers.items():
         if not isinstance(paper, dict) or not isinstance(paper.get("qas"), list):
             raise InputError(str(path), "must be a list of questions", field=f"{paper_id}.qas")
@@ -124,26 +126,31 @@ def load_qasper(path: str | Path, options: LoadOptions) -> Dataset:
             if any(e.startswith(FLOAT) for e in evidence):
                 count_reason(excluded, FIGURE_OR_TABLE)
                 continue
-            items = []
-            try:
-                for e, quote in enumerate(evidence):
-                    item = quote_item(finder, tally, document, quote.strip())
-                    if item is None:
-                        message = f"evidence paragraph not found in paper {paper_id!r}"
-                        raise BadGold(str(path), message, field=f"{where}.answers.evidence[{e}]", reason=NOT_FOUND)
-                    items.append(item)
-            except BadGold as bad:
-                if not options.skip_bad_gold:
-                    raise
-                count_reason(excluded, bad.reason)
-                continue
             question_id = qa.get("question_id") if isinstance(qa.get("question_id"), str) else f"{paper_id}-{q + 1}"
+            try:
+                named = [(f"{where}.answers.evidence[{e}]", quote.strip()) for e, quote in enumerate(evidence)]
+                items = resolve_all(named, partial(_paragraph, str(path), document, finder, tally), options.lenient)
+            except BadGold as bad:
+                left_out.bad(bad, str(question_id))
+                continue
             questions.append(Question(str(question_id), qa["question"], tuple(items), (), _references(answer)))
-    if not questions:
+    if not questions and not left_out.issues:
         raise empty_question_set(path, excluded)
-    question_set = QuestionSet(tuple(questions), sum(excluded.values()), excluded)
+    question_set = left_out.question_set(questions)
     notices = (tally.line(path, "evidence paragraphs"), left_out_line(path, excluded))
     return Dataset(Corpus(tuple(documents)), question_set, (SourceFile(str(path), digest),), path.stem, notices)
+
+
+def _paragraph(
+    path: str, document: Document, finder: QuoteFinder, tally: MatchTally, named: tuple[str, str]
+) -> EvidenceItem:
+    """The item of one evidence paragraph located in its paper (``named``: its field, and the paragraph)."""
+    name, quote = named
+    item = quote_item(finder, tally, document, quote)
+    if item is None:
+        message = f"evidence paragraph not found in paper {document.id!r}"
+        raise BadGold(path, message, field=name, reason=NOT_FOUND, kind="not_found", doc=document.id, quote=quote)
+    return item
 
 
 def _sniff(probe: Probe) -> bool:

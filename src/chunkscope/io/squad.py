@@ -9,11 +9,11 @@ from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, records_of, refuse_corpus, register
-from chunkscope.io.gold import BadGold
+from chunkscope.io.gold import BadGold, LeftOut, resolve_all
 from chunkscope.io.offsets import DocumentOffsets, OffsetError, OffsetUnit
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import exists, parse_json, read_text, reject_bom, shorten
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+from chunkscope.model import Corpus, Document, EvidenceItem, IssueKind, Question, Span
 
 _SQUAD_ID = re.compile(r"^a(\d+)p(\d+)q(\d+)$")
 _SHORT = 1000
@@ -26,7 +26,11 @@ ANSWER_NOT_AT_START = "answer not at answer_start"
 
 
 def load_squad(
-    path: str | Path, answers: str = "first", offset_unit: OffsetUnit = "codepoint", skip_bad_gold: bool = False
+    path: str | Path,
+    answers: str = "first",
+    offset_unit: OffsetUnit = "codepoint",
+    skip_bad_gold: bool = False,
+    lenient: bool = False,
 ) -> Dataset:
     """Load SQuAD v1.1/v2 JSON (JSQuAD included): one document per article.
 
@@ -37,7 +41,8 @@ def load_squad(
     Questions whose gold lies in the removed prefix and unanswerable v2 questions
     are excluded and counted. ``offset_unit`` is what ``answer_start`` counts in its context.
     ``skip_bad_gold``: a question whose answer is not at its ``answer_start`` is excluded and counted
-    ("answer not at answer_start") instead of refusing the file.
+    ("answer not at answer_start") instead of refusing the file; ``lenient`` (``gold check``) also lists each
+    such answer in ``QuestionSet.issues``.
     """
     if answers not in ("first", "any"):
         raise InputError(str(path), f"--squad-answers must be 'first' or 'any', got {answers!r}")
@@ -50,36 +55,36 @@ def load_squad(
     articles = root.get("data") if isinstance(root, dict) else None
     if not isinstance(articles, list):
         raise InputError(str(path), "expected a SQuAD object with a 'data' list", field="data")
-    builder = _SquadBuilder(str(path), answers, DocumentOffsets(offset_unit), skip_bad_gold)
+    builder = _SquadBuilder(str(path), answers, DocumentOffsets(offset_unit), LeftOut(lenient, skip_bad_gold))
     for a, article in enumerate(articles):
         builder.add_article(article, f"data[{a}]")
-    if not builder.questions:
+    if not builder.questions and not builder.left_out.issues:
         excluded = "; ".join(f"{count} {reason}" for reason, count in builder.excluded.items()) or "the file has none"
         raise InputError(
             str(path), f"the question set is empty: no answerable question outside the title prefix ({excluded})"
         )
-    questions = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
+    questions = builder.left_out.question_set(builder.questions)
     return Dataset(Corpus(tuple(builder.documents)), questions, (SourceFile(str(path), digest),), path.stem)
 
 
 class _SquadBuilder:
-    def __init__(self, path: str, answers: str, offsets: DocumentOffsets, skip_bad_gold: bool = False) -> None:
+    def __init__(self, path: str, answers: str, offsets: DocumentOffsets, left_out: LeftOut) -> None:
         self.path = path
-        self.skip_bad_gold = skip_bad_gold
+        self.left_out = left_out
         self.offsets = offsets
         self.any_answer = answers == "any"
         self.documents: list[Document] = []
         self.questions: list[Question] = []
-        self.excluded: dict[str, int] = {}
+        self.excluded = left_out.reasons
         self.question_ids: set[str] = set()
         self.document_ids: set[str] = set()
 
     def fail(self, where: str, message: str) -> InputError:
         return InputError(self.path, message, field=where)
 
-    def bad(self, where: str, message: str) -> BadGold:
-        """An answer no span can be made of: the question is left out with ``skip_bad_gold``."""
-        return BadGold(self.path, message, field=where, reason=ANSWER_NOT_AT_START)
+    def bad(self, where: str, message: str, kind: IssueKind = "mismatch", quote: str = "") -> BadGold:
+        """An answer no span can be made of: the question is left out with ``skip_bad_gold`` or ``lenient``."""
+        return BadGold(self.path, message, field=where, reason=ANSWER_NOT_AT_START, kind=kind, quote=quote)
 
     def add_article(self, article: Any, where: str) -> None:
         if not isinstance(article, dict) or not isinstance(article.get("title"), str):
@@ -150,14 +155,16 @@ class _SquadBuilder:
             return
         chosen = answers if self.any_answer else answers[:1]
         spans = []
-        for i, answer in enumerate(chosen):
-            try:
-                start, length = self._answer(answer, context, f"{where}.answers[{i}]")
-            except BadGold as bad:
-                if not self.skip_bad_gold:
-                    raise
-                self._exclude(bad.reason)
-                return
+        try:
+            located = resolve_all(
+                enumerate(chosen),
+                lambda pair: self._answer(pair[1], context, f"{where}.answers[{pair[0]}]"),
+                self.left_out.lenient,
+            )
+        except BadGold as bad:
+            self.left_out.bad(bad, qa["id"])
+            return
+        for start, length in located:
             if start >= cut:
                 spans.append(Span(doc_id, start - cut + offset, start - cut + offset + length))
         if not spans:
@@ -177,16 +184,17 @@ class _SquadBuilder:
             try:
                 start = self.offsets.of(context).to_codepoint(start)
             except OffsetError as exc:
-                raise self.bad(f"{where}.answer_start", f"{exc} of the context") from None
+                raise self.bad(f"{where}.answer_start", f"{exc} of the context", "out_of_range") from None
         length = len(answer["text"])
         if length == 0:
             raise self.fail(f"{where}.text", "must not be empty")
         if start < 0:  # a negative slice would match counting from the end of the context
-            raise self.bad(f"{where}.answer_start", f"must not be negative, got {start}")
+            raise self.bad(f"{where}.answer_start", f"must not be negative, got {start}", "out_of_range")
         if context[start : start + length] != answer["text"]:
             raise self.bad(
                 f"{where}.answer_start",
                 f"answer text {shorten(answer['text'])} is not at offset {start} of the context",
+                quote=answer["text"],
             )
         return start, length
 
@@ -201,7 +209,7 @@ def _sniff_squad(probe: Probe) -> bool:
 
 def _load_squad(path: Path, options: LoadOptions) -> Dataset:
     refuse_corpus(path, options, "SQuAD")
-    return load_squad(path, options.answers, options.offset_unit, options.skip_bad_gold)
+    return load_squad(path, options.answers, options.offset_unit, options.skip_bad_gold, options.lenient)
 
 
 register(

@@ -15,21 +15,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from chunkscope.errors import InputError
 from chunkscope.io.dataset_formats import DatasetFormat, LoadOptions, Probe, refuse_corpus, register
-from chunkscope.io.gold import BadGold
+from chunkscope.io.gold import BadGold, BadGoldGroup, LeftOut
 from chunkscope.io.lines import JsonlLines
 from chunkscope.io.sources import Dataset, SourceFile
 from chunkscope.io.text import object_lines, require_regular_file
-from chunkscope.model import Corpus, Document, EvidenceItem, Question, QuestionSet, Span
+from chunkscope.model import Corpus, Document, EvidenceItem, Question, Span
 
 BYTE_OFFSET_NOT_ON_A_CHARACTER = "byte offset not on a character"
 """The reason counted for a record left out by ``skip_bad_gold``."""
 
 
-def load_tydi(path: str | Path, language: str | None = None, skip_bad_gold: bool = False) -> Dataset:
+def load_tydi(
+    path: str | Path, language: str | None = None, skip_bad_gold: bool = False, lenient: bool = False
+) -> Dataset:
     """Load TyDi QA primary-task records; only ``language`` ones when given (e.g. ``japanese``).
 
     Gold is one required item per question: every annotator's minimal answer as
@@ -38,19 +40,20 @@ def load_tydi(path: str | Path, language: str | None = None, skip_bad_gold: bool
     with neither are excluded as unanswerable; other languages are excluded and
     counted too. Passage candidates become the document's paragraph structure.
     ``skip_bad_gold``: a record with a byte offset inside a character or outside its text is excluded
-    and counted instead of refusing the file.
+    and counted instead of refusing the file; ``lenient`` (``gold check``) also lists each such offset in
+    ``QuestionSet.issues``.
     """
     path = Path(path)
     require_regular_file(path)
     lines = JsonlLines(path)  # streamed: a gzip file is never decompressed whole (see io.lines for the bounds)
-    builder = _TydiBuilder(str(path), language.lower() if language else None, skip_bad_gold)
+    builder = _TydiBuilder(str(path), language.lower() if language else None, LeftOut(lenient, skip_bad_gold))
     for number, record in object_lines(path, lines):
         builder.add(record, number)
     digest = lines.sha256
-    if not builder.questions:
+    if not builder.questions and not builder.left_out.issues:
         excluded = "; ".join(f"{count} {reason}" for reason, count in builder.excluded.items()) or "the file has none"
         raise InputError(str(path), f"the question set is empty: no answerable question ({excluded})")
-    questions = QuestionSet(tuple(builder.questions), sum(builder.excluded.values()), dict(builder.excluded))
+    questions = builder.left_out.question_set(builder.questions)
     name = path.name.removesuffix(".gz").removesuffix(".jsonl")
     return Dataset(Corpus(tuple(builder.documents.values())), questions, (SourceFile(str(path), digest),), name)
 
@@ -77,14 +80,14 @@ class ByteOffsets:
 
 
 class _TydiBuilder:
-    def __init__(self, path: str, language: str | None, skip_bad_gold: bool = False) -> None:
+    def __init__(self, path: str, language: str | None, left_out: LeftOut) -> None:
         self.path = path
-        self.skip_bad_gold = skip_bad_gold
+        self.left_out = left_out
         self.language = language
         self.documents: dict[str, Document] = {}
         self.by_content: dict[tuple[str, str], Document] = {}
         self.questions: list[Question] = []
-        self.excluded: dict[str, int] = {}
+        self.excluded = left_out.reasons
         self.ids: set[str] = set()
 
     def fail(self, line: int, name: str, message: str) -> InputError:
@@ -120,10 +123,9 @@ class _TydiBuilder:
         try:
             chars = converter.to_chars([offset for _, start, end in named for offset in (start, end)])
         except ValueError:
-            if self.skip_bad_gold:
-                self._exclude(BYTE_OFFSET_NOT_ON_A_CHARACTER)
-                return
-            self._raise_first_bad(converter, named, line)
+            bad = self._bad_offsets(converter, named, line)
+            self.left_out.bad(bad[0] if len(bad) == 1 else BadGoldGroup(bad), question_id)
+            return
         ranges = [(chars[2 * i], chars[2 * i + 1]) for i in range(len(named))]
         paragraphs, answer_spans = ranges[: len(candidates)], ranges[len(candidates) :]
         document = self.document(title or question_id, text, paragraphs, question_id)
@@ -138,16 +140,20 @@ class _TydiBuilder:
             return
         self.questions.append(Question(question_id, query, (EvidenceItem(tuple(spans)),), (language,), references))
 
-    def _raise_first_bad(self, converter: ByteOffsets, named: list[tuple[str, int, int]], line: int) -> NoReturn:
+    def _bad_offsets(self, converter: ByteOffsets, named: list[tuple[str, int, int]], line: int) -> list[BadGold]:
+        """Every byte offset with no character offset, in file order (the first names the refusal)."""
+        bad: list[BadGold] = []
         for name, start, end in named:
             for key, offset in (("plaintext_start_byte", start), ("plaintext_end_byte", end)):
                 try:
                     converter.to_chars([offset])
                 except ValueError as exc:
-                    raise BadGold(
-                        self.path, str(exc), line=line, field=f"{name}.{key}", reason=BYTE_OFFSET_NOT_ON_A_CHARACTER
-                    ) from None
-        raise AssertionError("unreachable: some offset failed as a whole but none alone")
+                    field = f"{name}.{key}"
+                    reason = BYTE_OFFSET_NOT_ON_A_CHARACTER
+                    bad.append(BadGold(self.path, str(exc), line=line, field=field, reason=reason, kind="out_of_range"))
+        if not bad:
+            raise AssertionError("unreachable: some offset failed as a whole but none alone")
+        return bad
 
     def byte_ranges(self, value: Any, name: str, line: int) -> list[tuple[str, int, int]]:
         if value is None:
@@ -229,7 +235,7 @@ def _sniff_tydi(probe: Probe) -> bool:
 
 def _load_tydi(path: Path, options: LoadOptions) -> Dataset:
     refuse_corpus(path, options, "TyDi QA")
-    return load_tydi(path, options.language, options.skip_bad_gold)
+    return load_tydi(path, options.language, options.skip_bad_gold, options.lenient)
 
 
 register(
