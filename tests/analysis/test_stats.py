@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chunkscope.analysis import stats
+from chunkscope.analysis import pair_differences, stats
+from chunkscope.analysis.pair_differences import PairDifferences
 from chunkscope.analysis.stats import (
     DrawsAhead,
-    PairDifferences,
     PairedTest,
     bootstrap_ci,
     holm,
@@ -431,7 +431,7 @@ def test_extreme_counts_from_configurations_equal_the_counts_on_the_products(
     def no_products(*args: object) -> None:
         raise AssertionError("counted on the pair products")
 
-    monkeypatch.setattr(stats, "_count_extreme", no_products)  # every count comes from the configurations
+    monkeypatch.setattr(pair_differences, "count_extreme", no_products)  # every count comes from the configurations
     np.testing.assert_array_equal(paired.count_extreme(signs, threshold), expected)
 
 

@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from chunkscope.analysis.comparison import MetricTest
+from chunkscope.analysis.pair_differences import PairDifferences
 from chunkscope.analysis.stats import (
     DrawsAhead,
-    PairDifferences,
     bootstrap_ci,
     holm,
     paired_permutation_pvalues,

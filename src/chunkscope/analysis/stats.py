@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
     "DrawsAhead",
-    "PairDifferences",
     "PairedTest",
     "Products",
     "bootstrap_ci",
+    "count_extreme",
     "holm",
     "one_sided_permutation_pvalues",
     "paired_permutation_pvalues",
@@ -40,12 +40,9 @@ _TALLY_ROWS = 64
 _RELATIVE_TOL = 1e-12
 """Relative tolerance that lets floating-point ties count as ties."""
 
-_EXACT_LIMIT = 2.0**52
-"""Integer sums below this are exact in float64, whatever the order of the additions."""
-
 Products = Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]]
 """``block @ differences.T`` for a block of sign vectors or draw counts (shape ``(P, n)``): the
-``(P, m)`` statistics of every test. Another way of computing it (:class:`PairDifferences`) must give
+``(P, m)`` statistics of every test. Another way of computing it (``pair_differences.PairDifferences``) must give
 the same numbers."""
 
 ExtremeCounter = Callable[[npt.NDArray[np.float64], npt.NDArray[np.float64]], npt.NDArray[np.float64]]
@@ -154,7 +151,7 @@ def _sign_blocks(seed: int, permutations: int, n: int) -> Iterator[FloatArray]:
         yield _random_signs(rng, min(_BLOCK, permutations - start), n)
 
 
-def _count_extreme(signs: FloatArray, products: Products, threshold: FloatArray) -> FloatArray:
+def count_extreme(signs: FloatArray, products: Products, threshold: FloatArray) -> FloatArray:
     """Per test, how many sign vectors ``s`` give ``|s . d| >= threshold``."""
     flipped = np.abs(products(signs))  # (P, m) through BLAS
     hits: FloatArray = np.count_nonzero(flipped >= threshold, axis=0).astype(np.float64)
@@ -193,10 +190,10 @@ def paired_permutation_pvalues(
     A row of all zeros gets ``p = 1.0``. The same sign vectors are used for
     every row, so each row's p-value does not depend on the other rows.
     ``products`` computes the statistics of a block of sign vectors another way
-    (:class:`PairDifferences`; default ``signs @ differences.T``). ``draws``: the same
+    (``pair_differences.PairDifferences``; default ``signs @ differences.T``). ``draws``: the same
     sign vectors drawn ahead (:class:`DrawsAhead`, for this ``seed``, ``permutations`` and ``n``).
     ``counter`` counts the extreme statistics of a block another way
-    (:meth:`PairDifferences.count_extreme`; default: on ``products``).
+    (``pair_differences.PairDifferences.count_extreme``; default: on ``products``).
 
     Returns the ``m`` p-values as a float64 array.
 
@@ -206,7 +203,7 @@ def paired_permutation_pvalues(
     d = _as_differences(differences)
     permutations = _check_count(permutations, "permutations")
     multiply = _dense_products(d) if products is None else products
-    count = counter or (lambda signs, limit: _count_extreme(signs, multiply, limit))
+    count = counter or (lambda signs, limit: count_extreme(signs, multiply, limit))
     n = d.shape[1]
     # Compare sums, not means: |s . d| >= |sum(d)| - n * tol is the same test.
     threshold = np.abs(d.sum(axis=1)) - _tie_tolerance(d)
@@ -346,7 +343,7 @@ def bootstrap_ci(
     The interval is ``[Q((1 - c) / 2), Q((1 + c) / 2)]`` where ``c = confidence``
     and ``Q`` is the quantile of the ``B`` resampled means (numpy's default
     ``linear`` method). ``products`` computes ``w . d`` for a block of resamples
-    another way (:class:`PairDifferences`; default ``counts @ differences.T``). ``draws``: the
+    another way (``pair_differences.PairDifferences``; default ``counts @ differences.T``). ``draws``: the
     same draw counts drawn ahead (:class:`DrawsAhead`, for this ``seed``, ``resamples`` and ``n``).
 
     Returns a float64 array of shape ``(m, 2)``: columns ``(low, high)``.
@@ -489,158 +486,6 @@ def _count_type(n: int) -> type[np.generic]:
         if n <= np.iinfo(kind).max:
             return kind
     return np.uint64
-
-
-# ------------------------------------------------------ paired differences
-
-
-@dataclass(frozen=True, slots=True)
-class PairDifferences:
-    """Every pair's differences of several configurations' values, with a cheaper exact :meth:`products`.
-
-    ``values`` has shape ``(c, k, n)``: configuration, metric, question. Row ``p * k + m`` of
-    ``differences`` is ``values[j, m] - values[i, m]`` for ``pairs[p] = (i, j)``.
-
-    A metric whose every value is a whole number (a hit, a completeness) has whole-number
-    statistics: ``w . (v_j - v_i)`` is an integer below 2**52, exact in float64 in any order of
-    the additions, so it equals ``w . v_j - w . v_i``. For those metrics :meth:`products` multiplies
-    each configuration once (``c`` rows instead of one per pair) and subtracts; the other rows are
-    the BLAS product of their differences, as :func:`paired_permutation_pvalues` computes them.
-
-    :meth:`count_extreme` counts the permutation test's extreme statistics of the other metrics
-    from per-configuration products too, each within a proven bound of the pair's product
-    (see :class:`_Screen`); a block where some statistic lies within its bound of the threshold
-    is counted on :meth:`products`, so the counts are the same.
-    """
-
-    differences: FloatArray
-    """Shape ``(len(pairs) * k, n)``, rows pair-major."""
-    _dense_rows: npt.NDArray[np.int64] = field(repr=False)
-    _dense: FloatArray = field(repr=False)
-    _whole_rows: npt.NDArray[np.int64] = field(repr=False)
-    _whole: FloatArray = field(repr=False)
-    _firsts: npt.NDArray[np.int64] = field(repr=False)
-    _seconds: npt.NDArray[np.int64] = field(repr=False)
-    _screen: _Screen | None = field(default=None, repr=False)
-
-    @classmethod
-    def of(cls, values: npt.ArrayLike, pairs: Sequence[tuple[int, int]]) -> PairDifferences:
-        """The differences of ``values`` (shape ``(c, k, n)``) for each pair ``(i, j)``: B = j minus A = i."""
-        array = np.asarray(values, dtype=np.float64)
-        configs, metrics, n = array.shape
-        first = np.asarray([i for i, _ in pairs], dtype=np.int64)
-        second = np.asarray([j for _, j in pairs], dtype=np.int64)
-        differences = (array[second] - array[first]).reshape(len(pairs) * metrics, n)
-        scale = np.max(np.abs(array), axis=(0, 2), initial=0.0)
-        whole = np.all(array == np.round(array), axis=(0, 2)) & (2.0 * n * scale < _EXACT_LIMIT)
-        rows = np.arange(len(pairs) * metrics, dtype=np.int64).reshape(len(pairs), metrics)
-        kept = np.flatnonzero(whole)
-        # Column of configuration c's metric kept[q] in the whole-number products: c * len(kept) + q.
-        columns = np.arange(len(kept), dtype=np.int64)
-        dense_rows = rows[:, ~whole].reshape(-1)
-        whole_values = np.ascontiguousarray(array[:, whole].reshape(configs * len(kept), n))
-        firsts = (first[:, None] * len(kept) + columns).reshape(-1)
-        seconds = (second[:, None] * len(kept) + columns).reshape(-1)
-        # Per-configuration products pay when there are more pairs than configurations.
-        screen = None
-        if len(dense_rows) and configs < len(pairs):
-            screen = _Screen.of(array[:, ~whole], first, second, differences[dense_rows], whole_values)
-        return cls(
-            differences,
-            dense_rows,
-            np.ascontiguousarray(differences[dense_rows]),
-            rows[:, whole].reshape(-1),
-            whole_values,
-            firsts,
-            seconds,
-            screen,
-        )
-
-    def products(self, block: FloatArray) -> FloatArray:
-        """``block @ differences.T``, the whole-number metrics' rows computed per configuration."""
-        if not len(self._whole_rows):
-            dense: FloatArray = block @ self._dense.T
-            return dense
-        out = np.empty((block.shape[0], self.differences.shape[0]), dtype=np.float64)
-        if len(self._dense_rows):
-            out[:, self._dense_rows] = block @ self._dense.T
-        per_config = block @ self._whole.T
-        out[:, self._whole_rows] = per_config[:, self._seconds] - per_config[:, self._firsts]
-        return out
-
-    def count_extreme(self, signs: FloatArray, threshold: FloatArray) -> FloatArray:
-        """Per row, how many sign vectors ``s`` of the block give ``|s . d| >= threshold``, as counted on
-        :meth:`products` (the permutation test's count)."""
-        screen = self._screen
-        if screen is None:
-            return _count_extreme(signs, self.products, threshold)
-        per_config = signs @ screen.values.T
-        dense_threshold = threshold[self._dense_rows]
-        near = np.abs(per_config[:, screen.seconds] - per_config[:, screen.firsts])
-        if np.any(np.abs(near - dense_threshold) <= screen.bounds):
-            # Some statistic is too close to its threshold to tell from the bound: count on the products.
-            return _count_extreme(signs, self.products, threshold)
-        hits = np.empty(self.differences.shape[0], dtype=np.float64)
-        hits[self._dense_rows] = np.count_nonzero(near >= dense_threshold, axis=0)
-        if len(self._whole_rows):
-            # Whole numbers: per_config's first columns are the exact products of _whole, in any order.
-            whole = np.abs(per_config[:, self._seconds] - per_config[:, self._firsts])
-            hits[self._whole_rows] = np.count_nonzero(whole >= threshold[self._whole_rows], axis=0)
-        return hits
-
-
-_UNIT_ROUNDOFF = 2.0**-53
-
-
-@dataclass(frozen=True, slots=True)
-class _Screen:
-    """Per-configuration products of the fractional metrics, each pair's statistic within a proven bound.
-
-    For a pair (i, j) and metric m, with ``d = fl(v_j - v_i)`` its differences and ``s`` a sign
-    vector, the permutation test counts ``o = fl(s . d)`` (a BLAS product: any order of the
-    additions) against a threshold. Here the values are first centred on a per-question reference
-    ``r`` shared by every configuration (their median, so that the centred values are small),
-    ``u_c = fl(v_c - r)``, and ``a = fl(fl(s . u_j) - fl(s . u_i))``. Against the exact ``T = s . d``:
-    ``|o - T| <= g * sum|d|`` (``g = (n - 1) u / (1 - (n - 1) u)``, ``u = 2**-53``, any summation
-    order); ``s . (v_j - v_i)`` is within ``1.0001 u * sum|d|`` of T and within
-    ``1.0001 u * (sum|u_i| + sum|u_j|)`` of ``s . (u_j - u_i)``; each of the two products is within
-    ``g * sum|u_c|`` of its exact value and the subtraction adds ``u * (sum|u_i| + sum|u_j|)``.
-    So ``|o - a| <= (g + 3u) * (sum|d| + sum|u_i| + sum|u_j|)``, kept with a 1% margin for the rounding of
-    the bound itself. Where ``|a|`` is further than that from the threshold, ``|o|`` lies on the same side.
-    """
-
-    values: FloatArray
-    """The whole-number metrics' values (``PairDifferences._whole``), then the centred values of
-    the fractional ones, configuration-major: shape ``(c * (whole + fractional), n)``."""
-    firsts: npt.NDArray[np.int64]
-    """Per dense row (pair-major), the column of A's centred metric in ``values @ block.T``."""
-    seconds: npt.NDArray[np.int64]
-    """The same for B."""
-    bounds: FloatArray
-    """Per dense row, the bound on ``|o - a|``."""
-
-    @classmethod
-    def of(
-        cls,
-        fractional: FloatArray,
-        first: npt.NDArray[np.int64],
-        second: npt.NDArray[np.int64],
-        dense: FloatArray,
-        whole: FloatArray,
-    ) -> _Screen:
-        """``fractional``: shape ``(c, f, n)``; ``dense``: their pairs' differences, pair-major."""
-        configs, metrics, n = fractional.shape
-        centred = fractional - np.median(fractional, axis=0)
-        offset = whole.shape[0]
-        columns = np.arange(metrics, dtype=np.int64)
-        firsts = (offset + first[:, None] * metrics + columns).reshape(-1)
-        seconds = (offset + second[:, None] * metrics + columns).reshape(-1)
-        magnitudes = np.abs(centred).sum(axis=2).reshape(-1)
-        spread = np.abs(dense).sum(axis=1) + magnitudes[firsts - offset] + magnitudes[seconds - offset]
-        steps = (n - 1) * _UNIT_ROUNDOFF
-        bounds = 1.01 * (steps / (1.0 - steps) + 3.0 * _UNIT_ROUNDOFF) * spread
-        values = np.concatenate([whole, centred.reshape(configs * metrics, n)])
-        return cls(np.ascontiguousarray(values), firsts, seconds, bounds)
 
 
 # --------------------------------------------------- multiple comparisons
